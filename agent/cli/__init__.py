@@ -1,0 +1,65 @@
+"""`veil <command>`: the command-line entry points. Each command lives in its own module
+with a `register(subcommands)` function; heavy imports happen inside the handlers so
+that `veil --help` and the tray start stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from agent import __version__
+
+# Modules that register subcommands, in the order they appear in --help.
+COMMAND_MODULES = (
+    "agent.cli.text",  # sanitize, restore
+    "agent.cli.bench",  # bench
+)
+
+
+class CliError(Exception):
+    """A user-facing error: printed as one line, exit code 2, no traceback."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="veil",
+        description="Veil: swaps personal data for stand-ins before text reaches an LLM, "
+        "and puts it back in the answer. With no command, starts the desktop app.",
+    )
+    parser.add_argument("--version", action="version", version=f"veil {__version__}")
+    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subcommands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args) or 0)
+    except CliError as exc:
+        print(f"veil: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def read_stdin_text() -> str:
+    """All of stdin as text; a clear error for input that is not UTF-8."""
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CliError(
+            f"input is not UTF-8 text (invalid byte at position {exc.start}); "
+            "Veil sanitizes text, not binary files"
+        ) from None

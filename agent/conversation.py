@@ -1,0 +1,308 @@
+"""A conversation: its entity map (real value <-> stand-in), the user's choices, and
+the store interface that keeps them.
+
+The map is what makes Veil consistent: the same real value always gets the same
+stand-in within a conversation, and a later message that mentions it (even partly)
+reuses it. Different conversations have different seeds, so nothing links them.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterable, Protocol, runtime_checkable
+
+from agent.entities import Action, Label
+
+
+def fold(text: str) -> str:
+    """The key under which values are matched: case- and whitespace-insensitive."""
+    return " ".join(text.casefold().split())
+
+
+@dataclass(frozen=True, slots=True)
+class MapEntry:
+    real: str
+    stand_in: str
+    label: Label
+    action: Action = Action.REPLACE  # REPLACE (realistic stand-in) or LABEL ([PERSON_1])
+    first_seen: float = field(default_factory=time.time)
+    # For partial mentions ("Mitchell" of "Sarah Mitchell"): the full real value.
+    parent: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EntityChoice:
+    """The user's keep/replace decision for one real value, remembered per conversation."""
+
+    real: str
+    label: Label
+    action: Action
+    chosen_at: float = field(default_factory=time.time)
+
+
+class MessageState(str, Enum):
+    UNSENT = "unsent"  # typed, not (successfully) sent yet: can be retried
+    SENDING = "sending"
+    ANSWERED = "answered"
+    FAILED = "failed"  # the provider failed; the typed text is kept
+    CANCELLED = "cancelled"
+
+
+@dataclass(slots=True)
+class Message:
+    conversation_id: str
+    typed: str  # what the user typed (real values)
+    sent: str = ""  # what left the machine (sanitized)
+    received: str = ""  # what came back (stand-ins)
+    shown: str = ""  # what the user saw (restored)
+    state: MessageState = MessageState.UNSENT
+    provider: str = ""
+    model: str = ""
+    error: str = ""
+    created_at: float = field(default_factory=time.time)
+    id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationSummary:
+    id: str
+    title: str
+    created_at: float
+    updated_at: float
+    message_count: int = 0
+
+
+class ConversationNotFound(KeyError):
+    def __init__(self, conversation_id: str):
+        super().__init__(conversation_id)
+        self.conversation_id = conversation_id
+
+    def __str__(self) -> str:
+        return f"no conversation with id {self.conversation_id!r}"
+
+
+class Conversation:
+    """In-memory state of one conversation. Thread-safe for one writer and many readers."""
+
+    def __init__(
+        self,
+        conversation_id: str | None = None,
+        *,
+        seed: int | None = None,
+        title: str = "",
+        created_at: float | None = None,
+        entries: Iterable[MapEntry] = (),
+        choices: Iterable[EntityChoice] = (),
+    ):
+        self.id = conversation_id or uuid.uuid4().hex[:16]
+        self.seed = seed if seed is not None else secrets.randbits(63)
+        self.title = title
+        self.created_at = created_at if created_at is not None else time.time()
+        self._lock = threading.RLock()
+        self._entries: list[MapEntry] = []
+        self._by_real: dict[str, MapEntry] = {}
+        self._by_stand_in: dict[str, MapEntry] = {}
+        self._choices: dict[str, EntityChoice] = {}
+        self._unsaved: list[MapEntry] = []
+        self._unsaved_choices: list[EntityChoice] = []
+        for entry in entries:
+            self._index(entry)
+        for choice in choices:
+            self._choices[fold(choice.real)] = choice
+
+    # -- entity map -------------------------------------------------------------------
+    def _index(self, entry: MapEntry) -> None:
+        self._entries.append(entry)
+        self._by_real.setdefault(fold(entry.real), entry)
+        self._by_stand_in.setdefault(fold(entry.stand_in), entry)
+
+    def add_entry(self, entry: MapEntry) -> MapEntry:
+        """Record a new mapping; returns the existing one if the real value is known."""
+        with self._lock:
+            existing = self._by_real.get(fold(entry.real))
+            if existing is not None and existing.action is entry.action:
+                return existing
+            if fold(entry.stand_in) in self._by_stand_in or fold(entry.stand_in) in self._by_real:
+                raise ValueError("stand-in collides with a value already in this conversation")
+            self._index(entry)
+            self._unsaved.append(entry)
+            return entry
+
+    def lookup_real(self, real: str, action: Action | None = None) -> MapEntry | None:
+        with self._lock:
+            entry = self._by_real.get(fold(real))
+            if entry is not None and action is not None and entry.action is not action:
+                for candidate in self._entries:
+                    if candidate.action is action and fold(candidate.real) == fold(real):
+                        return candidate
+                return None
+            return entry
+
+    def lookup_stand_in(self, stand_in: str) -> MapEntry | None:
+        with self._lock:
+            return self._by_stand_in.get(fold(stand_in))
+
+    @property
+    def entries(self) -> list[MapEntry]:
+        with self._lock:
+            return list(self._entries)
+
+    def is_taken(self, value: str) -> bool:
+        """True if value is already a real value or a stand-in here (collision check)."""
+        key = fold(value)
+        with self._lock:
+            return key in self._by_real or key in self._by_stand_in
+
+    def take_unsaved(self) -> list[MapEntry]:
+        """Entries added since the last call: what a store must persist."""
+        with self._lock:
+            out, self._unsaved = self._unsaved, []
+            return out
+
+    # -- the user's choices -----------------------------------------------------------
+    def choice_for(self, real: str) -> Action | None:
+        with self._lock:
+            choice = self._choices.get(fold(real))
+            return choice.action if choice else None
+
+    def set_choice(self, real: str, label: Label, action: Action) -> EntityChoice:
+        choice = EntityChoice(real=real, label=label, action=action)
+        with self._lock:
+            self._choices[fold(real)] = choice
+            self._unsaved_choices.append(choice)
+        return choice
+
+    @property
+    def choices(self) -> list[EntityChoice]:
+        with self._lock:
+            return list(self._choices.values())
+
+    def take_unsaved_choices(self) -> list[EntityChoice]:
+        with self._lock:
+            out, self._unsaved_choices = self._unsaved_choices, []
+            return out
+
+    # -- per-conversation constants ----------------------------------------------------
+    @property
+    def date_shift_days(self) -> int:
+        """One offset for every date in this conversation, so intervals survive."""
+        rng = (self.seed >> 7) % 700
+        days = 21 + rng  # 3 weeks .. ~2 years
+        return days if (self.seed & 1) else -days
+
+
+@runtime_checkable
+class ConversationStore(Protocol):
+    """Where conversations live. MemoryStore here; the encrypted vault implements the same."""
+
+    def create_conversation(self, title: str = "", conversation_id: str | None = None) -> Conversation: ...
+
+    def load_conversation(self, conversation_id: str) -> Conversation:
+        """Raises ConversationNotFound."""
+        ...
+
+    def save_conversation(self, conversation: Conversation) -> None:
+        """Persist the conversation's unsaved map entries and choices (and its title)."""
+        ...
+
+    def list_conversations(self) -> list[ConversationSummary]: ...
+
+    def rename_conversation(self, conversation_id: str, title: str) -> None: ...
+
+    def delete_conversation(self, conversation_id: str) -> None: ...
+
+    def add_message(self, message: Message) -> Message:
+        """Store a new message; returns it with its id set."""
+        ...
+
+    def update_message(self, message: Message) -> None: ...
+
+    def list_messages(self, conversation_id: str) -> list[Message]: ...
+
+
+class MemoryStore:
+    """A ConversationStore that lives as long as the process (tests, one-shot CLI use)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._conversations: dict[str, Conversation] = {}
+        self._updated: dict[str, float] = {}
+        self._messages: dict[str, list[Message]] = {}
+        self._next_message_id = 1
+
+    def create_conversation(self, title: str = "", conversation_id: str | None = None) -> Conversation:
+        with self._lock:
+            if conversation_id is not None and conversation_id in self._conversations:
+                raise ValueError(f"conversation {conversation_id!r} already exists")
+            conversation = Conversation(conversation_id, title=title)
+            self._conversations[conversation.id] = conversation
+            self._updated[conversation.id] = conversation.created_at
+            self._messages[conversation.id] = []
+            return conversation
+
+    def load_conversation(self, conversation_id: str) -> Conversation:
+        with self._lock:
+            try:
+                return self._conversations[conversation_id]
+            except KeyError:
+                raise ConversationNotFound(conversation_id) from None
+
+    def save_conversation(self, conversation: Conversation) -> None:
+        with self._lock:
+            self._conversations[conversation.id] = conversation
+            conversation.take_unsaved()
+            conversation.take_unsaved_choices()
+            self._updated[conversation.id] = time.time()
+            self._messages.setdefault(conversation.id, [])
+
+    def list_conversations(self) -> list[ConversationSummary]:
+        with self._lock:
+            return sorted(
+                (
+                    ConversationSummary(
+                        c.id, c.title, c.created_at, self._updated[c.id], len(self._messages[c.id])
+                    )
+                    for c in self._conversations.values()
+                ),
+                key=lambda s: s.updated_at,
+                reverse=True,
+            )
+
+    def rename_conversation(self, conversation_id: str, title: str) -> None:
+        self.load_conversation(conversation_id).title = title
+
+    def delete_conversation(self, conversation_id: str) -> None:
+        with self._lock:
+            self.load_conversation(conversation_id)
+            del self._conversations[conversation_id]
+            del self._messages[conversation_id]
+            del self._updated[conversation_id]
+
+    def add_message(self, message: Message) -> Message:
+        with self._lock:
+            self.load_conversation(message.conversation_id)
+            message.id = self._next_message_id
+            self._next_message_id += 1
+            self._messages[message.conversation_id].append(message)
+            self._updated[message.conversation_id] = time.time()
+            return message
+
+    def update_message(self, message: Message) -> None:
+        with self._lock:
+            messages = self._messages[message.conversation_id]
+            for i, existing in enumerate(messages):
+                if existing.id == message.id:
+                    messages[i] = message
+                    return
+            raise KeyError(f"no message with id {message.id}")
+
+    def list_messages(self, conversation_id: str) -> list[Message]:
+        with self._lock:
+            self.load_conversation(conversation_id)
+            return list(self._messages[conversation_id])
+

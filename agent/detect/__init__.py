@@ -1,0 +1,1 @@
+"""Detectors: each finds one kind of entity; the registry composes them."""

@@ -1,0 +1,1 @@
+"""The Qt desktop app. Thin: it renders state and calls agent/."""
