@@ -1,0 +1,125 @@
+"""The encrypted vault (SQLCipher): conversations, messages, entity maps, choices, the
+audit log of requests sent and sensitive settings. See store.py for the store, keys.py
+for where the key comes from.
+
+Other code opens "the" vault with `open_default_store(interactive=...)`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Callable
+
+from agent.vault.errors import (
+    KeyUnavailable,
+    PassphraseRequired,
+    VaultBusy,
+    VaultCorrupt,
+    VaultError,
+    VaultFull,
+    VaultLocked,
+    VaultReadOnly,
+    VaultTooNew,
+    VaultUnavailable,
+    WrongKey,
+)
+from agent.vault.keys import KEYRING_SERVICE, PASSPHRASE_ENV, keyring_status
+from agent.vault.manage import VaultInfo, describe_vault, destroy_vault, move_vault_aside
+from agent.vault.store import (
+    AuditRecord,
+    RetentionResult,
+    VaultStatus,
+    VaultStore,
+    default_vault_path,
+    request_lock,
+)
+
+if TYPE_CHECKING:
+    from agent.config import Settings
+    from agent.conversation import ConversationStore
+
+
+def open_default_store(
+    interactive: bool = False,
+    *,
+    settings: "Settings | None" = None,
+    passphrase: str | None = None,
+    prompt: Callable[[str], str] | None = None,
+) -> VaultStore:
+    """The user's vault at data_dir()/vault.db (VEIL_HOME moves it), created on first use.
+
+    The key comes from the OS keyring, or in passphrase mode from `passphrase`,
+    VEIL_PASSPHRASE, or a prompt on the terminal when `interactive`. Applies the
+    retention setting and the auto-lock time from the settings.
+    Raises PassphraseRequired/KeyUnavailable (no key without asking), WrongKey,
+    VaultCorrupt, VaultUnavailable, VaultTooNew: all VaultError, all with a message for
+    the user.
+    """
+    if settings is None:
+        from agent.config import load_settings
+
+        settings = load_settings()
+    store = VaultStore(
+        default_vault_path(),
+        passphrase=passphrase,
+        interactive=interactive,
+        prompt=prompt,
+        auto_lock_seconds=max(0, settings.vault.auto_lock_minutes) * 60,
+    )
+    if settings.vault.retention_days > 0:
+        try:
+            store.apply_retention(settings.vault.retention_days)
+        except BaseException:
+            store.close()
+            raise
+    return store
+
+
+def open_default_store_or_memory(
+    interactive: bool = False,
+    *,
+    warn: Callable[[str], None] | None = None,
+    settings: "Settings | None" = None,
+) -> "ConversationStore":
+    """For one-shot CLI use: the vault, or, only when no key can be had without asking
+    (no usable keyring, no VEIL_PASSPHRASE, not interactive), an in-memory store with a
+    warning (nothing will persist). A wrong key, a damaged or unwritable vault are
+    errors, never silently replaced."""
+    try:
+        return open_default_store(interactive, settings=settings)
+    except KeyUnavailable as exc:
+        from agent.conversation import MemoryStore
+
+        message = f"veil: warning: the vault is not available ({exc}); nothing will be kept after this command"
+        (warn or (lambda text: print(text, file=sys.stderr)))(message)
+        return MemoryStore()
+
+
+__all__ = [
+    "AuditRecord",
+    "KEYRING_SERVICE",
+    "KeyUnavailable",
+    "PASSPHRASE_ENV",
+    "PassphraseRequired",
+    "RetentionResult",
+    "VaultBusy",
+    "VaultCorrupt",
+    "VaultError",
+    "VaultFull",
+    "VaultInfo",
+    "VaultLocked",
+    "VaultReadOnly",
+    "VaultStatus",
+    "VaultStore",
+    "VaultTooNew",
+    "VaultUnavailable",
+    "WrongKey",
+    "default_vault_path",
+    "describe_vault",
+    "destroy_vault",
+    "keyring_status",
+    "move_vault_aside",
+    "open_default_store",
+    "open_default_store_or_memory",
+    "request_lock",
+]
