@@ -1,0 +1,424 @@
+"""What every remote provider shares: one httpx client, timeouts, the retry loop
+(exponential backoff with jitter, Retry-After honoured), server-sent events, mapping
+HTTP failures to the exceptions of agent.providers.errors, and keeping the key secret.
+
+A provider subclass only says how to build its request and how to read its answers.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+import random
+import socket
+import threading
+import time
+from typing import Any, Callable, Iterator, Sequence
+from urllib.parse import urlsplit
+
+import httpx
+from httpx_sse import EventSource, ServerSentEvent, SSEError
+
+from agent import __version__
+from agent.providers.base import (
+    CancelToken,
+    ChatMessage,
+    ChatStream,
+    Completion,
+    GenerationParams,
+    Provider,
+    ProviderConfig,
+    check_messages,
+)
+from agent.providers.errors import (
+    RETRYABLE_STATUS,
+    AuthenticationError,
+    BadRequest,
+    Cancelled,
+    ProviderError,
+    ProviderTimeout,
+    ProviderUnavailable,
+    QuotaExceeded,
+    RateLimitError,
+    StreamInterrupted,
+    redact,
+)
+from agent.providers.worker import StreamMeta, threaded_call, threaded_stream
+
+log = logging.getLogger("veil.providers")
+
+# Error bodies are read up to this size: enough for any provider's explanation.
+_MAX_ERROR_BODY = 64 * 1024
+_MAX_PROVIDER_MESSAGE = 600
+
+
+class Request:
+    """One HTTP request to make (the key is in `headers`; never log them)."""
+
+    __slots__ = ("url", "headers", "body")
+
+    def __init__(self, url: str, headers: dict[str, str], body: dict[str, Any]):
+        self.url = url
+        self.headers = headers
+        self.body = body
+
+    def __repr__(self) -> str:
+        return f"Request({self.url!r})"
+
+
+class HttpProvider(Provider):
+    """Base of the OpenAI-compatible, Anthropic and Gemini providers."""
+
+    name = "provider"  # shown in messages
+
+    def __init__(self, config: ProviderConfig, *, client: httpx.Client | None = None, rng: random.Random | None = None):
+        super().__init__(config)
+        timeout = httpx.Timeout(
+            connect=config.connect_timeout_s,
+            read=config.read_timeout_s,
+            write=config.read_timeout_s,
+            pool=config.connect_timeout_s,
+        )
+        self._own_client = client is None
+        self._client = client or httpx.Client(
+            timeout=timeout,
+            headers={"user-agent": f"veil/{__version__}"},
+            follow_redirects=False,  # a redirect would resend the key somewhere else
+            trust_env=True,  # honour HTTPS_PROXY / NO_PROXY like other tools do
+        )
+        self._timeout = timeout
+        self._rng = rng or random.Random()
+
+    # ----------------------------------------------------------------- subclass hooks
+    def build_request(
+        self, messages: list[ChatMessage], model: str, params: GenerationParams, *, stream: bool
+    ) -> Request:
+        raise NotImplementedError
+
+    def read_stream(self, events: Iterator[ServerSentEvent]) -> Iterator[str | StreamMeta]:
+        """Text and meta from the events; raise StreamInterrupted if they end too early."""
+        raise NotImplementedError
+
+    def read_completion(self, data: Any) -> Completion:
+        raise NotImplementedError
+
+    def error_details(self, data: Any) -> tuple[str, str]:
+        """(provider's message, provider's error code or type) from an error body."""
+        return "", ""
+
+    def classify(self, status: int, code: str, message: str) -> type[ProviderError] | None:
+        """A provider-specific exception type, or None for the generic status mapping."""
+        return None
+
+    # ----------------------------------------------------------------- public API
+    @property
+    def display_name(self) -> str:
+        host = urlsplit(self.config.endpoint).netloc or self.config.endpoint
+        return f"{self.name} ({host})"
+
+    def resolve_model(self, model: str | None) -> str:
+        return (model or self.config.model or "").strip()
+
+    def stream(
+        self,
+        messages: Sequence[ChatMessage],
+        model: str | None = None,
+        params: GenerationParams | None = None,
+        cancel: threading.Event | None = None,
+    ) -> ChatStream:
+        request = self.build_request(check_messages(messages), self.resolve_model(model), params or GenerationParams(), stream=True)
+        return threaded_stream(lambda stop: self._with_retries(lambda: self._stream_once(request, stop), stop), cancel, name=self.name)
+
+    def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        model: str | None = None,
+        params: GenerationParams | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Completion:
+        request = self.build_request(check_messages(messages), self.resolve_model(model), params or GenerationParams(), stream=False)
+
+        def call(stop: CancelToken) -> Completion:
+            for item in self._with_retries(lambda: self._complete_once(request, stop), stop):
+                return item
+            raise ProviderUnavailable(f"{self.display_name} sent no answer", provider=self.kind)
+
+        return threaded_call(call, cancel, name=self.name)
+
+    def close(self) -> None:
+        if self._own_client:
+            self._client.close()
+
+    # ----------------------------------------------------------------- one attempt
+    def _stream_once(self, request: Request, stop: CancelToken) -> Iterator[str | StreamMeta]:
+        tracer = _StreamTracker()
+        unregister = stop.on_cancel(tracer.abort)
+        try:
+            with self._client.stream(
+                "POST",
+                request.url,
+                headers={**request.headers, "accept": "text/event-stream"},
+                json=request.body,
+                extensions={"trace": tracer},
+            ) as response:
+                tracer.response = response
+                if stop.is_set():
+                    raise Cancelled()
+                if response.status_code >= 400:
+                    raise self._error_from_response(response)
+                content_type = response.headers.get("content-type", "")
+                if "text/event-stream" not in content_type:
+                    # Some servers ignore "stream": true and answer in one JSON body.
+                    completion = self.read_completion(self._json_body(response))
+                    if completion.text:
+                        yield completion.text
+                    yield StreamMeta(completion.finish_reason, dict(completion.usage))
+                    return
+                try:
+                    yield from self.read_stream(EventSource(response).iter_sse())
+                except (json.JSONDecodeError, SSEError) as exc:
+                    raise ProviderUnavailable(
+                        f"{self.display_name} sent a stream Veil cannot read ({type(exc).__name__})",
+                        provider=self.kind,
+                    ) from None
+        finally:
+            unregister()
+
+    def _complete_once(self, request: Request, stop: CancelToken) -> Iterator[Completion]:
+        tracer = _StreamTracker()
+        unregister = stop.on_cancel(tracer.abort)
+        try:
+            with self._client.stream(
+                "POST", request.url, headers=request.headers, json=request.body, extensions={"trace": tracer}
+            ) as response:
+                tracer.response = response
+                if response.status_code >= 400:
+                    raise self._error_from_response(response)
+                yield self.read_completion(self._json_body(response))
+        finally:
+            unregister()
+
+    def _json_body(self, response: httpx.Response) -> Any:
+        response.read()
+        try:
+            return response.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise ProviderUnavailable(
+                f"{self.display_name} answered with something that is not JSON "
+                f"(HTTP {response.status_code}, {response.headers.get('content-type', 'no content type')})",
+                provider=self.kind,
+                status_code=response.status_code,
+            ) from None
+
+    # ----------------------------------------------------------------- retries
+    def _with_retries(self, attempt: Callable[[], Iterator[Any]], stop: CancelToken) -> Iterator[Any]:
+        """Items of attempt(); failed attempts are retried while nothing has been delivered.
+
+        Once the first text chunk is out, a failure is a StreamInterrupted: retrying then
+        would show the user the start of the answer twice."""
+        max_attempts = self.config.max_attempts
+        delivered = False
+        for number in range(1, max_attempts + 1):
+            try:
+                for item in attempt():
+                    if isinstance(item, str) and item:
+                        delivered = True
+                    yield item
+                return
+            except Cancelled:
+                raise
+            except httpx.TransportError as exc:
+                if stop.is_set():
+                    raise Cancelled() from None
+                error = self._transport_error(exc)
+            except ProviderError as exc:
+                if stop.is_set():
+                    raise Cancelled() from None
+                error = exc
+            if delivered:
+                if isinstance(error, StreamInterrupted):
+                    raise error
+                raise StreamInterrupted(
+                    f"the answer from {self.display_name} broke off: {error.message}",
+                    provider=self.kind,
+                    status_code=error.status_code,
+                ) from None
+            if not error.retryable or isinstance(error, QuotaExceeded):
+                raise error
+            if number == max_attempts:
+                if max_attempts > 1:
+                    error.message = f"{error.message} (gave up after {max_attempts} attempts)"
+                    error.args = (error.message,)
+                raise error
+            delay = self._retry_delay(number, error.retry_after)
+            if delay is None:
+                raise error  # the provider asked for a longer wait than we accept
+            log.warning(
+                "%s: attempt %d/%d failed (%s); retrying in %.2f s",
+                self.display_name, number, max_attempts, error.message, delay,
+            )
+            if stop.wait(delay):
+                raise Cancelled()
+
+    def _retry_delay(self, attempt: int, retry_after: float | None) -> float | None:
+        if retry_after is not None:
+            if retry_after > self.config.max_retry_after_s:
+                return None
+            # A little jitter on top, so many clients told the same time don't all return at once.
+            return retry_after + self._rng.uniform(0, min(1.0, 0.1 * retry_after + 0.02))
+        ceiling = min(self.config.backoff_max_s, self.config.backoff_base_s * 2 ** (attempt - 1))
+        return self._rng.uniform(ceiling / 2, ceiling)  # "equal jitter"
+
+    # ----------------------------------------------------------------- errors
+    def _secrets(self) -> list[str]:
+        key = self.config.api_key
+        return [key.reveal()] if key else []
+
+    def _redact(self, text: str) -> str:
+        return redact(text, self._secrets())
+
+    def _transport_error(self, exc: httpx.TransportError) -> ProviderError:
+        if isinstance(exc, httpx.ConnectTimeout):
+            return ProviderTimeout(
+                f"could not connect to {self.display_name} within {self.config.connect_timeout_s:g} s",
+                provider=self.kind,
+            )
+        if isinstance(exc, httpx.TimeoutException):
+            return ProviderTimeout(
+                f"{self.display_name} sent nothing for {self.config.read_timeout_s:g} s (read timeout)",
+                provider=self.kind,
+            )
+        if isinstance(exc, httpx.ConnectError):
+            return ProviderUnavailable(
+                f"cannot reach {self.display_name}: {self._redact(str(exc)) or 'connection failed'}",
+                provider=self.kind,
+            )
+        if isinstance(exc, httpx.RemoteProtocolError):
+            return StreamInterrupted(
+                f"{self.display_name} closed the connection before the answer was complete",
+                provider=self.kind,
+            )
+        if isinstance(exc, httpx.UnsupportedProtocol):
+            return BadRequest(f"{self.display_name}: unsupported URL ({self._redact(str(exc))})", provider=self.kind)
+        return ProviderUnavailable(
+            f"network error talking to {self.display_name}: {type(exc).__name__} {self._redact(str(exc))}".strip(),
+            provider=self.kind,
+        )
+
+    def _error_from_response(self, response: httpx.Response) -> ProviderError:
+        status = response.status_code
+        raw = b""
+        for part in response.iter_bytes():
+            raw += part
+            if len(raw) >= _MAX_ERROR_BODY:
+                break
+        text = raw[:_MAX_ERROR_BODY].decode("utf-8", "replace")
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, ValueError):
+            data = None
+        message, code = ("", "")
+        if data is not None:
+            try:
+                message, code = self.error_details(data)
+            except (AttributeError, TypeError, KeyError, IndexError):
+                message, code = "", ""
+        if not message and data is None:
+            message = " ".join(text.split())
+        message = self._redact(message)[:_MAX_PROVIDER_MESSAGE]
+        code = self._redact(str(code or ""))[:100]
+        return self.error_for_status(status, message, code, retry_after=parse_retry_after(response.headers))
+
+    def error_for_status(self, status: int, message: str, code: str, *, retry_after: float | None = None) -> ProviderError:
+        """The exception for an HTTP status (or an error inside a stream, with its status)."""
+        name = self.display_name
+        said = f": {message}" if message else ""
+        cls = self.classify(status, code, message)
+        if cls is None:
+            if status in (401, 403):
+                cls = AuthenticationError
+            elif status == 429:
+                cls = QuotaExceeded if "quota" in code.lower() else RateLimitError
+            elif status in RETRYABLE_STATUS or status >= 500:
+                cls = ProviderUnavailable
+            else:
+                cls = BadRequest
+        if issubclass(cls, AuthenticationError):
+            text = f"{name} rejected the API key (HTTP {status}){said}. Check the key in Settings or VEIL_API_KEY."
+        elif issubclass(cls, QuotaExceeded):
+            text = f"{name}: quota exceeded (HTTP {status}){said}"
+        elif issubclass(cls, RateLimitError):
+            wait = f"; it asks to wait {retry_after:g} s" if retry_after is not None else ""
+            text = f"{name} is rate-limiting requests (HTTP {status}{wait}){said}"
+        elif issubclass(cls, ProviderUnavailable):
+            text = f"{name} is unavailable (HTTP {status}){said}"
+        else:
+            text = f"{name} refused the request (HTTP {status}){said}"
+        return cls(
+            self._redact(text),
+            provider=self.kind,
+            status_code=status,
+            provider_message=message,
+            retry_after=retry_after,
+        )
+
+    def parse_json_event(self, event: ServerSentEvent) -> Any:
+        return json.loads(event.data)
+
+
+class _StreamTracker:
+    """httpx trace hook that remembers the connection's socket, so that cancelling can
+    shut it down and wake a read that is blocked waiting for the server."""
+
+    def __init__(self) -> None:
+        self.network_stream = None
+        self.response: httpx.Response | None = None
+
+    def __call__(self, event: str, info: dict) -> None:
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            stream = info.get("return_value")
+            if stream is not None:
+                self.network_stream = stream
+
+    def abort(self) -> None:
+        stream = self.network_stream
+        if self.response is not None:
+            stream = self.response.extensions.get("network_stream", stream)
+        if stream is None:
+            return
+        try:
+            sock = stream.get_extra_info("socket")
+            if sock is not None:
+                sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def parse_retry_after(headers: httpx.Headers) -> float | None:
+    """Seconds to wait from Retry-After (seconds or an HTTP date) or retry-after-ms."""
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def text_of(value: Any) -> str:
+    return value if isinstance(value, str) else ""
