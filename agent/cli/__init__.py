@@ -16,6 +16,7 @@ from agent import __version__
 COMMAND_MODULES = (
     "agent.cli.text",  # sanitize, restore
     "agent.cli.bench",  # bench
+    "agent.cli.vault",  # vault status|list|lock|unlock|passphrase|export|wipe|reset|bench
 )
 
 

@@ -446,25 +446,36 @@ class VaultStore:
                 self._cond.wait()
             if self._closed:
                 raise VaultLocked("the vault store was closed", path=self.path)
-            if self._key is not None and _lock_stamp(self.path) != self._stamp:
-                reason = _lock_reason(self.path)
-                self._drain()
-                try:
-                    self._lock_now({"lock": "requested"}.get(reason, reason))
-                finally:
-                    self._locking = False
-                    self._cond.notify_all()
+            stamp = _lock_stamp(self.path)
+            if stamp != self._stamp:
+                self._on_lock_request(stamp, _lock_reason(self.path))
             if self._key is None:
                 self._unlock_silently()
             assert self._pool is not None
             self._active += 1
             return self._pool
 
+    def _on_lock_request(self, stamp: tuple[int, int] | None, reason: str) -> None:
+        """Another process wrote the lock-request file (caller holds _cond)."""
+        self._stamp = stamp
+        if self._key is None:
+            if reason == "unlock" and self._lock_reason == "requested":
+                self._lock_reason = "unlock"  # `veil vault unlock`: may reopen without typing
+            return
+        if reason == "unlock":
+            return
+        self._drain()
+        try:
+            self._lock_now("requested" if reason == "lock" else reason)
+        finally:
+            self._locking = False
+            self._cond.notify_all()
+
     def _unlock_silently(self) -> None:
-        """After idle time or another process's key change, a vault whose key needs no
-        typing (keyring, VEIL_PASSPHRASE) opens again by itself."""
+        """After idle time, another process's key change or `veil vault unlock`, a vault
+        whose key needs no typing (keyring, VEIL_PASSPHRASE) opens again by itself."""
         reason = self._lock_reason
-        if reason in ("idle", "rekey"):
+        if reason in ("idle", "rekey", "unlock"):
             try:
                 self._unlock(SecretSource(None, interactive=False), create=False, mode=None)
                 return
@@ -472,6 +483,7 @@ class VaultStore:
                 pass
         messages = {
             "idle": "the vault locked itself after being idle; unlock it with your passphrase",
+            "unlock": "the vault was locked; unlock it with your passphrase",
             "requested": "the vault was locked (veil vault lock); unlock it to continue",
             "rekey": "the vault's passphrase was changed by another Veil process; unlock it again",
             "wipe": "the vault was wiped by another Veil process; open it again",
