@@ -52,3 +52,48 @@ def veil_home(tmp_path, monkeypatch) -> Path:
     home.mkdir()
     monkeypatch.setenv("VEIL_HOME", str(home))
     return home
+
+
+@pytest.fixture(scope="session")
+def llama_server_url(tiny_model_path, tmp_path_factory):
+    """The llama.cpp OpenAI-compatible server (llama_cpp.server) with the tiny model, on a
+    free port of 127.0.0.1, for the whole session. Yields its base URL (…/v1)."""
+    import re
+    import subprocess
+    import sys
+    import time
+
+    log_path = tmp_path_factory.mktemp("llama-server") / "server.log"
+    log = open(log_path, "wb")
+    command = [
+        sys.executable, "-m", "llama_cpp.server",
+        "--model", str(tiny_model_path),
+        "--host", "127.0.0.1", "--port", "0",  # uvicorn logs the port it got
+        "--n_ctx", "2048", "--n_threads", "2",
+        # The tiny model is a base model without a template; gemma's turn markers are
+        # what it has seen most, and the default (llama-2) makes it answer nothing.
+        "--chat_format", "gemma",
+    ]
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 90
+        url = None
+        while time.monotonic() < deadline and url is None:
+            if process.poll() is not None:
+                raise RuntimeError(f"llama_cpp.server exited: {log_path.read_text(errors='replace')[-2000:]}")
+            found = re.search(rb"Uvicorn running on (http://127\.0\.0\.1:\d+)", log_path.read_bytes())
+            if found:
+                url = found.group(1).decode() + "/v1"
+            else:
+                time.sleep(0.1)
+        if url is None:
+            raise RuntimeError("llama_cpp.server did not start within 90 s")
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()

@@ -36,6 +36,7 @@ class Reply:
     end_early_after: int | None = None  # end the body cleanly, without the final event
     error_event_after: int | None = None  # send the dialect's in-stream error after N chunks
     error_event_type: str = "overloaded_error"
+    empty_stream: bool = False  # 200 with no events (llama-cpp-python's way to fail a stream)
 
 
 @dataclass
@@ -176,6 +177,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("cache-control", "no-cache")
         self.send_header("transfer-encoding", "chunked")
         self.end_headers()
+        if step.empty_stream:
+            self._write_chunk(b"")
+            return
         try:
             for event in _opening_events(fake.dialect):
                 self._write_chunk(event)

@@ -287,6 +287,17 @@ def test_an_error_event_inside_the_stream(fake):
     assert len(fake.requests) == 2
 
 
+def test_an_empty_stream_falls_back_to_one_non_streaming_request(fake):
+    fake.plan(Reply(empty_stream=True), Fail(400, "prompt is too long for this model"))
+    with provider_for(fake) as provider, pytest.raises(BadRequest) as info:
+        "".join(provider.stream(HELLO))
+    assert info.value.provider_message == "prompt is too long for this model"
+    fake.plan(Reply(empty_stream=True), Reply("fine without streaming"))
+    with provider_for(fake) as provider:
+        assert "".join(provider.stream(HELLO)) == "fine without streaming"
+    assert len(fake.requests) == 4
+
+
 # -- cancel --------------------------------------------------------------------------------------
 def test_cancel_mid_stream_is_immediate_and_keeps_the_partial_text(fake):
     fake.plan(Reply("a b c d e f g h i j", chunk_size=2, chunk_delay=0.3))

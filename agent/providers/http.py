@@ -127,8 +127,24 @@ class HttpProvider(Provider):
         params: GenerationParams | None = None,
         cancel: threading.Event | None = None,
     ) -> ChatStream:
-        request = self.build_request(check_messages(messages), self.resolve_model(model), params or GenerationParams(), stream=True)
-        return threaded_stream(lambda stop: self._with_retries(lambda: self._stream_once(request, stop), stop), cancel, name=self.name)
+        messages = check_messages(messages)
+        params = params or GenerationParams()
+        model = self.resolve_model(model)
+        request = self.build_request(messages, model, params, stream=True)
+
+        def produce(stop: CancelToken) -> Iterator[str | StreamMeta]:
+            try:
+                yield from self._with_retries(lambda: self._stream_once(request, stop), stop)
+            except _EmptyStream:
+                # Some servers (llama-cpp-python's) report a failure in streaming mode as an
+                # empty 200 body; asking once without streaming gets the answer or the reason.
+                fallback = self.build_request(messages, model, params, stream=False)
+                for completion in self._with_retries(lambda: self._complete_once(fallback, stop), stop):
+                    if completion.text:
+                        yield completion.text
+                    yield StreamMeta(completion.finish_reason, dict(completion.usage))
+
+        return threaded_stream(produce, cancel, name=self.name)
 
     def complete(
         self,
@@ -175,8 +191,13 @@ class HttpProvider(Provider):
                         yield completion.text
                     yield StreamMeta(completion.finish_reason, dict(completion.usage))
                     return
+                seen = _Counted(EventSource(response).iter_sse())
                 try:
-                    yield from self.read_stream(EventSource(response).iter_sse())
+                    yield from self.read_stream(seen)
+                except StreamInterrupted:
+                    if seen.count == 0:
+                        raise _EmptyStream(f"{self.display_name} sent an empty stream", provider=self.kind) from None
+                    raise
                 except (json.JSONDecodeError, SSEError) as exc:
                     raise ProviderUnavailable(
                         f"{self.display_name} sent a stream Veil cannot read ({type(exc).__name__})",
@@ -365,6 +386,26 @@ class HttpProvider(Provider):
 
     def parse_json_event(self, event: ServerSentEvent) -> Any:
         return json.loads(event.data)
+
+
+class _EmptyStream(ProviderError):
+    """A 200 with no events at all: not retried as a stream (see `stream`)."""
+
+
+class _Counted:
+    """Iterator wrapper that counts the items that went through."""
+
+    def __init__(self, items: Iterator[Any]):
+        self._items = items
+        self.count = 0
+
+    def __iter__(self) -> "_Counted":
+        return self
+
+    def __next__(self) -> Any:
+        item = next(self._items)
+        self.count += 1
+        return item
 
 
 class _StreamTracker:

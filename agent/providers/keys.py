@@ -63,6 +63,13 @@ def set_api_key(kind: str, key: str | ApiKey) -> None:
     caller should then suggest VEIL_API_KEY rather than a file."""
     _check_kind(kind)
     value = key.reveal() if isinstance(key, ApiKey) else ApiKey(key).reveal()
+    # A keyring backend that writes keys in clear to a file (keyrings.alt) would be a
+    # config file by another name: refuse it, as the vault does for its own key.
+    from agent.vault.keys import keyring_status
+
+    status = keyring_status()
+    if not status.usable:
+        raise KeyStoreError(f"cannot store the {kind} API key safely ({status.reason}); set {ENV_VAR} instead")
     try:
         _keyring().set_password(KEYRING_SERVICE, kind, value)
     except Exception as exc:
