@@ -95,6 +95,9 @@ class Decision:
     span: Span
     action: Action
     reason: str  # short, shown in the UI ("direct identifier", "asked about", "your choice")
+    # Kept because the prompt is about a public entity (Chicago, Shakespeare): it says
+    # little about the user, so it weighs less in the residual risk.
+    public: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from agent.conversation import Conversation
 from agent.entities import Label, Span
+
+
+class TextAnalysis(Protocol):
+    """Linguistic analysis of the text, computed once and shared by the detectors that
+    need it (spaCy NER and the name detector use the same parse)."""
+
+    @property
+    def doc(self) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -14,9 +22,10 @@ class DetectionContext:
     """What a detector may know besides the text."""
 
     conversation: Conversation | None = None
-    # Lower-cased never-protect terms: detectors need not check them (the registry drops
+    # Folded never-protect terms: detectors need not check them (the registry drops
     # matching spans), but may use them to avoid work.
     allow: frozenset[str] = field(default_factory=frozenset)
+    analysis: TextAnalysis | None = None
 
 
 @runtime_checkable

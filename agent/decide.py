@@ -1,0 +1,164 @@
+"""Decide, per entity: keep it, swap it for a stand-in, or swap it for a label.
+
+Order of authority: secrets are never sent; then the user's choice (preview click,
+remembered per conversation); then consistency with earlier turns; then the per-type
+policy, where "auto" asks the relevance rules (and the local judge, when one is loaded).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Mapping, Sequence
+
+from agent.config import Settings
+from agent.conversation import Conversation, fold
+from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, RiskScore, Span
+from agent.local_tasks import RelevanceJudge
+from agent.relevance import RelevanceRules
+
+log = logging.getLogger(__name__)
+
+# Residual-risk weight of an entity that is sent as is (after the call-transcript paper).
+RISK_WEIGHTS = {
+    Label.PERSON: 5, Label.SSN: 5, Label.CREDIT_CARD: 5, Label.IBAN: 5, Label.SECRET: 5,
+    Label.EMAIL: 4, Label.PHONE: 4, Label.ADDRESS: 4,
+    Label.USERNAME: 3, Label.ID: 3, Label.IP: 3, Label.MAC: 3,
+    Label.ORG: 2, Label.LOCATION: 2, Label.URL: 2,
+    Label.DATE: 1, Label.MISC: 1, Label.NORP: 0.5,
+}
+# A public entity the prompt is about (Chicago, Shakespeare) says little about the user.
+_PUBLIC_DISCOUNT = 0.25
+
+
+class Decider:
+    def __init__(self, settings: Settings, judge: RelevanceJudge | None = None):
+        self.settings = settings
+        self.judge = judge
+        self.rules = RelevanceRules()
+
+    def decide(
+        self,
+        text: str,
+        spans: Sequence[Span],
+        conversation: Conversation | None = None,
+        overrides: Mapping[str, Action] | None = None,
+    ) -> list[Decision]:
+        overrides = {fold(k): v for k, v in (overrides or {}).items()}
+        decisions: list[Decision | None] = []
+        undecided: list[int] = []
+        for span in spans:
+            decision = self._fixed(span, conversation, overrides)
+            decisions.append(decision)
+            if decision is None:
+                undecided.append(len(decisions) - 1)
+        judged = self._judge(text, [spans[i] for i in undecided])
+        for index, model_verdict in zip(undecided, judged):
+            span = spans[index]
+            rule = self.rules.verdict(text, span)
+            keep, reason = self._default(span), "default for its type"
+            if rule is not None:
+                keep, reason = rule.keep, rule.reason
+            if model_verdict is not None and (rule is None or rule.confidence < 0.85):
+                keep, reason = model_verdict, "local model: " + ("needed for the answer" if model_verdict else "not needed")
+            action = Action.KEEP if keep else self._swap_action()
+            decisions[index] = Decision(span, action, reason, public=keep)
+        return _consistent([d for d in decisions if d is not None])
+
+    def _swap_action(self) -> Action:
+        return Action.LABEL if self.settings.substitution_level == 0 else Action.REPLACE
+
+    def _policy_action(self, label: Label) -> Action | None:
+        policy = self.settings.policy_for(label)
+        if policy == "auto":
+            return None
+        if policy == "label":
+            return Action.LABEL
+        if policy == "keep":
+            return Action.KEEP
+        return self._swap_action()
+
+    def _fixed(self, span: Span, conversation: Conversation | None, overrides: Mapping[str, Action]) -> Decision | None:
+        """Decisions that need no relevance judgement."""
+        if span.label is Label.SECRET:
+            action = Action.LABEL if self.settings.policy_for(span.label) == "label" else self._swap_action()
+            return Decision(span, action, "secret: never sent")
+        keys = [fold(span.text)] + ([fold(span.canonical)] if span.canonical else [])
+        for key in keys:
+            if key in overrides:
+                return Decision(span, overrides[key], "your choice")
+        if conversation is not None:
+            for key in keys:
+                choice = conversation.choice_for(key)
+                if choice is not None:
+                    return Decision(span, choice, "your choice")
+        if span.detector == "always_protect":
+            return Decision(span, self._policy_action(span.label) or self._swap_action(), "on your always-protect list")
+        if conversation is not None:
+            entry = conversation.lookup_real(span.canonical or span.text)
+            if entry is not None:
+                return Decision(span, entry.action, "as earlier in this conversation")
+        if span.label in DIRECT_IDENTIFIERS:
+            action = self._policy_action(span.label)
+            if action is None or action is Action.KEEP:
+                action = self._swap_action()  # direct identifiers are always replaced
+            return Decision(span, action, "direct identifier")
+        action = self._policy_action(span.label)
+        if action is not None:
+            return Decision(span, action, "your policy for " + span.label.value)
+        if not self.settings.relevance:
+            return Decision(span, self._swap_action(), "relevance check off")
+        return None
+
+    def _default(self, span: Span) -> bool:
+        """Keep (True) or swap when no rule has an opinion."""
+        return span.label in (Label.LOCATION, Label.NORP)
+
+    def _judge(self, text: str, spans: list[Span]) -> list[bool | None]:
+        if self.judge is None or not spans:
+            return [None] * len(spans)
+        try:
+            verdicts = list(self.judge.judge(text, spans))
+        except Exception:  # a local model is advisory: any failure means "no opinion"
+            log.exception("relevance judge failed")
+            return [None] * len(spans)
+        if len(verdicts) != len(spans) or any(v not in (True, False, None) for v in verdicts):
+            log.warning("relevance judge returned %r for %d spans; ignored", verdicts, len(spans))
+            return [None] * len(spans)
+        return verdicts
+
+
+def _consistent(decisions: list[Decision]) -> list[Decision]:
+    """One value, one decision within a text: keeping "Chicago" in one sentence and
+    swapping it in another would send it anyway. The protective choice wins, unless the
+    user chose to keep it."""
+    swapped: dict[str, Decision] = {}
+    user_kept: set[str] = set()
+    for d in decisions:
+        key = fold(d.span.canonical or d.span.text)
+        if d.action is Action.KEEP and d.reason == "your choice":
+            user_kept.add(key)
+        elif d.action is not Action.KEEP:
+            swapped.setdefault(key, d)
+    out = []
+    for d in decisions:
+        key = fold(d.span.canonical or d.span.text)
+        first = swapped.get(key)
+        if d.action is Action.KEEP and first is not None and key not in user_kept:
+            d = Decision(d.span, first.action, first.reason)
+        out.append(d)
+    return out
+
+
+def residual_risk(decisions: Sequence[Decision]) -> RiskScore:
+    """Weighted count of what is sent as is. Partial mentions count half."""
+    items = []
+    for decision in decisions:
+        if decision.action is not Action.KEEP:
+            continue
+        weight = float(RISK_WEIGHTS.get(decision.span.label, 1))
+        if decision.span.canonical and fold(decision.span.canonical) != fold(decision.span.text):
+            weight /= 2
+        if decision.public:
+            weight *= _PUBLIC_DISCOUNT
+        items.append((decision.span.text, decision.span.label, weight))
+    return RiskScore(round(sum(w for _, _, w in items), 2), tuple(items))

@@ -1,0 +1,109 @@
+"""Conversation memory: real values already mapped in this conversation are found again
+in later messages even when NER misses them, including partial mentions (first or last
+name alone, "Ms. Mitchell", possessives, other casing) and re-formatted phone numbers."""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+from agent.conversation import Conversation, MapEntry, fold
+from agent.detect.base import DetectionContext
+from agent.detect.validators import digits_of
+from agent.entities import Action, Label, Span
+from agent.detect.person_names import TITLES
+
+_TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
+_PHONE_LIKE = re.compile(r"\+?\(?\d[\d\s().\-]{5,}\d")
+
+
+@dataclass(frozen=True)
+class _Needle:
+    entry: MapEntry
+    canonical: str
+    case_sensitive_initial: bool  # partial name parts must be capitalised to count
+    score: float
+
+
+def name_parts(real: str) -> list[str]:
+    """The parts of a multi-word name that identify the person on their own."""
+    tokens = [t.strip(",.") for t in real.split()]
+    tokens = [t for t in tokens if t.casefold().rstrip(".") not in _TITLE_WORDS]
+    if len(tokens) < 2:
+        return []
+    return [t for t in tokens if len(t) >= 3 and t[0].isupper()]
+
+
+class _CompiledMemory:
+    def __init__(self, entries: list[MapEntry]):
+        self.needles: dict[str, _Needle] = {}
+        self.phones: dict[str, MapEntry] = {}
+        for entry in entries:
+            if entry.action is Action.KEEP:
+                continue
+            canonical = entry.parent or entry.real
+            self.needles.setdefault(fold(entry.real), _Needle(entry, canonical, False, 0.98))
+            if entry.label is Label.PERSON:
+                for part in name_parts(entry.real):
+                    self.needles.setdefault(fold(part), _Needle(entry, canonical, True, 0.9))
+            if entry.label is Label.PHONE:
+                self.phones[digits_of(entry.real)[-10:]] = entry
+        surfaces = sorted(self.needles, key=len, reverse=True)
+        alternatives = "|".join(_flexible(s) for s in surfaces)
+        self.regex = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE) if surfaces else None
+
+
+def _flexible(folded: str) -> str:
+    # Any run of whitespace in the text matches a single space of the stored value.
+    return r"\s+".join(re.escape(part) for part in folded.split(" "))
+
+
+class ConversationMemoryDetector:
+    name = "memory"
+    labels = frozenset(Label)
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[int, _CompiledMemory]] = {}
+        self._lock = threading.Lock()
+
+    def _compiled(self, conversation: Conversation) -> _CompiledMemory:
+        entries = conversation.entries
+        with self._lock:
+            cached = self._cache.get(conversation.id)
+            if cached and cached[0] == len(entries):
+                return cached[1]
+        compiled = _CompiledMemory(entries)
+        with self._lock:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[conversation.id] = (len(entries), compiled)
+        return compiled
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        conversation = context.conversation
+        if conversation is None or not conversation.entries:
+            return []
+        memory = self._compiled(conversation)
+        spans = []
+        if memory.regex is not None:
+            for match in memory.regex.finditer(text):
+                value = match.group()
+                needle = memory.needles.get(fold(value))
+                if needle is None:
+                    continue
+                if needle.case_sensitive_initial and not value[0].isupper():
+                    continue  # "will" is not "Will Smith"
+                spans.append(
+                    Span(match.start(), match.end(), needle.entry.label, value, needle.score,
+                         self.name, canonical=needle.canonical)
+                )
+        if memory.phones:
+            for match in _PHONE_LIKE.finditer(text):
+                entry = memory.phones.get(digits_of(match.group())[-10:])
+                if entry is not None:
+                    spans.append(
+                        Span(match.start(), match.end(), Label.PHONE, match.group(), 0.98,
+                             self.name, canonical=entry.real)
+                    )
+        return spans

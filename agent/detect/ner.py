@@ -1,0 +1,89 @@
+"""spaCy named-entity recognition, mapped to Veil's labels and cleaned of its usual
+mistakes on prompts (verbs at the start of a sentence, e-mail addresses as ORG...)."""
+
+from __future__ import annotations
+
+import re
+
+from agent.detect.base import DetectionContext
+from agent.detect.nlp import LazyAnalysis, SpacyPipeline
+from agent.entities import Label, Span
+from agent.names import lexicon
+
+LABEL_MAP = {
+    "PERSON": Label.PERSON,
+    "ORG": Label.ORG,
+    "GPE": Label.LOCATION,
+    "LOC": Label.LOCATION,
+    "FAC": Label.LOCATION,
+    "NORP": Label.NORP,
+    "DATE": Label.DATE,
+}
+_BASE_SCORE = {
+    Label.PERSON: 0.75,
+    Label.ORG: 0.6,
+    Label.LOCATION: 0.7,
+    Label.NORP: 0.6,
+    Label.DATE: 0.6,
+}
+_JUNK = re.compile(r"^[\W\d_]+$|@|://")
+_LEGAL_SUFFIX = re.compile(
+    r"(?i)\b(?:inc|llc|ltd|limited|gmbh|ag|plc|llp|corp|corporation|co|company|s\.a|sa|bv|nv|oy|ab|pty|srl|sarl|spa)\.?$"
+)
+# Acronyms NER likes to call organisations that are really common nouns of the trade.
+_NOT_ENTITIES = frozenset(
+    "iban ssn api url pdf ceo cto cfo coo hr it ai ml faq id ip vpn dob gpt llm sql html css json xml csv "
+    "seo kpi roi b2b b2c saas usb cpu gpu ram os ui ux qa pm dm dms sms otp pin atm eta asap fyi diy "
+    "nda gdpr hipaa crm erp cv pr mba phd bsc msc tv dvd mp3 sdk ide cli gui http https dns ssh ftp "
+    "ok lol omg btw imo tbh".split()
+)
+_LEADING = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|dear|hi|hello|hey)\s+", re.I)
+
+
+class SpacyNerDetector:
+    name = "spacy"
+    labels = frozenset(LABEL_MAP.values())
+
+    def __init__(self, pipeline: SpacyPipeline):
+        self.pipeline = pipeline
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        analysis = context.analysis or LazyAnalysis(self.pipeline, text)
+        doc = analysis.doc
+        names = lexicon()
+        spans = []
+        for ent in doc.ents:
+            label = LABEL_MAP.get(ent.label_)
+            if label is None:
+                continue
+            start, end = ent.start_char, ent.end_char
+            value = text[start:end]
+            if label is not Label.DATE and _JUNK.search(value):
+                continue
+            lead = _LEADING.match(value)
+            if lead and label is not Label.DATE:
+                start += lead.end()
+                value = text[start:end]
+            if value.endswith(("'s", "’s")):
+                end -= 2
+                value = value[:-2]
+            if not value.strip() or (len(value) < 2 and label is not Label.DATE):
+                continue
+            if value.casefold() in _NOT_ENTITIES:
+                continue
+            if label in (Label.LOCATION, Label.PERSON) and len(value.split()) > 1 and _LEGAL_SUFFIX.search(value):
+                label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
+            score = _BASE_SCORE[label]
+            if label is Label.PERSON:
+                first = ent[0]
+                if len(ent) == 1 and first.pos_ in ("VERB", "AUX", "ADV", "ADJ", "PRON"):
+                    continue  # "Mark my words", "Bill me later"
+                tokens = value.split()
+                if any(names.is_first_name(t) or names.is_last_name(t) for t in tokens):
+                    score = 0.85
+                if value.islower():
+                    score -= 0.2
+            if label is Label.DATE and not re.search(r"\d", value):
+                score = 0.4  # "Wednesday", "last year": rarely identifying
+            spans.append(Span(start, end, label, value, score, self.name))
+        return spans

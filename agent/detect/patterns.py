@@ -1,0 +1,386 @@
+"""Pattern detectors with validation: a regex proposes, a checksum or parser disposes."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Iterable
+
+import phonenumbers
+
+from agent.detect.base import DetectionContext, Detector
+from agent.detect.validators import card_brand, iban_valid, luhn_valid, ssn_valid
+from agent.entities import Label, Span
+
+
+class RegexDetector:
+    """One regex, one label, an optional validator. Group `v` (if present) is the value."""
+
+    name: str = "regex"
+    label: Label = Label.MISC
+    pattern: re.Pattern[str]
+    score: float = 0.9
+
+    @property
+    def labels(self) -> frozenset[Label]:
+        return frozenset({self.label})
+
+    def validate(self, value: str, match: re.Match[str], text: str) -> bool:
+        return True
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        spans = []
+        for match in self.pattern.finditer(text):
+            group = "v" if "v" in self.pattern.groupindex else 0
+            start, end = match.span(group)
+            value = text[start:end]
+            if start < end and self.validate(value, match, text):
+                spans.append(Span(start, end, self.label, value, self.score, self.name))
+        return spans
+
+
+_ID_CONTEXT = re.compile(r"(?i)\b(order|account|invoice|ticket|case|customer|member|reference|ref|tracking|confirmation|booking|id)\b")
+
+
+def _near(text: str, start: int, words: re.Pattern[str], window: int = 60) -> bool:
+    """Is one of `words` within `window` characters before position start?"""
+    return bool(words.search(text, max(0, start - window), start))
+
+
+class EmailDetector(RegexDetector):
+    name = "email"
+    label = Label.EMAIL
+    score = 1.0
+    pattern = re.compile(
+        r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+'-]{0,63}@"
+        r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])"
+    )
+
+
+class CreditCardDetector(RegexDetector):
+    name = "credit_card"
+    label = Label.CREDIT_CARD
+    score = 1.0
+    pattern = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
+
+    def validate(self, value: str, match: re.Match[str], text: str) -> bool:
+        return luhn_valid(value) and card_brand(value) is not None
+
+
+class IbanDetector(RegexDetector):
+    name = "iban"
+    label = Label.IBAN
+    score = 1.0
+    pattern = re.compile(r"\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{2,4}){3,8}(?:[ -]?[A-Z0-9]{1,3})?\b")
+
+    def validate(self, value: str, match: re.Match[str], text: str) -> bool:
+        return iban_valid(value)
+
+
+_SSN_CONTEXT = re.compile(r"(?i)\b(ssn|social security|social sec|ss#|tax id|tin)\b")
+
+
+class SsnDetector(RegexDetector):
+    name = "ssn"
+    label = Label.SSN
+    score = 0.95
+    # Dashed or spaced 3-2-4; plain 9 digits only with a hotword nearby.
+    pattern = re.compile(r"(?<![\d-])(?P<v>\d{3}([- ])\d{2}\2\d{4}|\d{9})(?![\d-])")
+
+    def validate(self, value: str, match: re.Match[str], text: str) -> bool:
+        if not ssn_valid(value):
+            return False
+        if value.isdigit() or " " in value:
+            return _near(text, match.start(), _SSN_CONTEXT, 40)
+        return True
+
+
+class IpDetector:
+    name = "ip"
+    labels = frozenset({Label.IP})
+    _v4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?(?![\w.]|\.\d)")
+    _v6 = re.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:)[0-9A-Fa-f:]{3,39}(?:%\w+)?(?![\w:])")
+    _version = re.compile(r"(?i)\b(version|ver|v)\.?\s*$")
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        spans = []
+        for match in self._v4.finditer(text):
+            value = match.group().split("/")[0]
+            try:
+                ipaddress.IPv4Address(value)
+            except ValueError:
+                continue
+            if self._version.search(text[max(0, match.start() - 12) : match.start()]):
+                continue  # "version 1.2.3.4" is a version number
+            spans.append(Span(match.start(), match.end(), Label.IP, match.group(), 0.95, self.name))
+        for match in self._v6.finditer(text):
+            value = match.group().split("%")[0]
+            if value.count(":") < 2 or re.fullmatch(r"[:\d]+", value):
+                continue  # times like 10:30:00 are not addresses
+            try:
+                ipaddress.IPv6Address(value)
+            except ValueError:
+                continue
+            spans.append(Span(match.start(), match.end(), Label.IP, match.group(), 0.95, self.name))
+        return spans
+
+
+class UrlDetector(RegexDetector):
+    name = "url"
+    label = Label.URL
+    score = 0.9
+    pattern = re.compile(
+        r"(?i)\b(?:https?://|ftp://|www\.)[^\s<>\"'`]+",
+    )
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        spans = []
+        for match in self.pattern.finditer(text):
+            value = match.group()
+            # Sentence punctuation and unbalanced closing brackets are not part of the URL.
+            while value and (value[-1] in ".,;:!?" or (value[-1] in ")]}" and value.count(value[-1]) > value.count({")": "(", "]": "[", "}": "{"}[value[-1]]))):
+                value = value[:-1]
+            if len(value) > 8:
+                spans.append(Span(match.start(), match.start() + len(value), self.label, value, self.score, self.name))
+        return spans
+
+
+class MacDetector(RegexDetector):
+    name = "mac"
+    label = Label.MAC
+    score = 0.95
+    pattern = re.compile(
+        r"(?<![\w:-])(?:[0-9A-Fa-f]{2}([:-]))(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![\w:-])"
+        r"|(?<![\w.])[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}(?![\w.])"
+    )
+
+
+class PhoneDetector:
+    """Phone numbers via Google's libphonenumber (the `phonenumbers` port): international
+    numbers anywhere, national formats of the configured regions."""
+
+    name = "phone"
+    labels = frozenset({Label.PHONE})
+    _context = re.compile(r"(?i)\b(phone|tel|telephone|mobile|cell|call|fax|whatsapp|sms|text me|contact|number|ph)\b")
+    _candidate = re.compile(r"[+(]?\d[\d\s().\-]{5,}\d")
+
+    def __init__(self, regions: Iterable[str] = ("US", "GB", "IN", "DE", "FR", "AU")):
+        self.regions = tuple(regions)
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        if not self._candidate.search(text):
+            return []  # the matcher is the slow part; most texts have no digits run at all
+        found: dict[tuple[int, int], Span] = {}
+        for i, region in enumerate(self.regions):
+            if i and not self._has_unclaimed_candidate(text, found):
+                break
+            leniency = phonenumbers.Leniency.POSSIBLE
+            for match in phonenumbers.PhoneNumberMatcher(text, region, leniency=leniency):
+                key = (match.start, match.end)
+                if any(s.start <= match.start < s.end for s in found.values()):
+                    continue
+                raw = match.raw_string
+                digits = sum(ch.isdigit() for ch in raw)
+                valid = phonenumbers.is_valid_number(match.number)
+                if not self._plausible(raw, digits, valid, text, match.start):
+                    continue
+                score = 0.95 if valid else 0.75
+                found[key] = Span(match.start, match.end, Label.PHONE, raw, score, self.name)
+        return list(found.values())
+
+    def _has_unclaimed_candidate(self, text: str, found: dict[tuple[int, int], Span]) -> bool:
+        for m in self._candidate.finditer(text):
+            if not any(s.start <= m.start() < s.end for s in found.values()):
+                return True
+        return False
+
+    def _plausible(self, raw: str, digits: int, valid: bool, text: str, start: int) -> bool:
+        if digits < 7 or digits > 15:
+            return False
+        if re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}", raw):
+            return False  # a date
+        if re.fullmatch(r"\d{3}-\d{2}-\d{4}", raw):
+            return False  # the shape of a US SSN
+        if re.fullmatch(r"\d+", raw):
+            # A bare run of digits is an order or account number far more often than a
+            # phone number: only with a phone word nearby.
+            return valid and _near(text, start, self._context, 40) and not _near(text, start, _ID_CONTEXT, 30)
+        if raw.startswith("+") or valid:
+            return True
+        # Possible but not valid (fictional area codes, as in much test data): needs the
+        # shape of a phone number or a hotword nearby.
+        shaped = re.fullmatch(r"\(?\d{3}\)?[\s.\-]?\d{3}[\s.\-]\d{4}", raw) is not None
+        return shaped or _near(text, start, self._context, 40)
+
+
+# -- postal addresses ---------------------------------------------------------------
+_STREET_WORDS = (
+    r"Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|"
+    r"Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Plaza|Plz|Alley|"
+    r"Crescent|Cres|Close|Row|Mews|Gardens|Gdns|Grove|Loop|Pike|Path|Ridge|Crossing|Xing|"
+    r"Cove|Bend|Landing|Walk|Heights|Hts|Expressway|Expy|Freeway|Fwy|Turnpike|Causeway|"
+    r"Junction|Jct|Quay|Wharf|Esplanade|Rise|Hill|Park|View|Green|Gate|Fields|Meadow|Meadows"
+)
+_UNIT = r"(?:,?\s*(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|Bldg|Building|#)\.?\s*#?\s*[\w-]{1,6})"
+_US_STATES = (
+    "AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|"
+    "NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC|PR"
+)
+_CITY_STATE_ZIP = rf"(?:,?\s*[A-Z][A-Za-z.'\- ]{{1,30}},\s*(?:{_US_STATES})\.?\s+\d{{5}}(?:-\d{{4}})?)"
+# Street names in languages that write the type as a suffix or prefix word.
+_EU_STREET = (
+    r"[A-ZÄÖÜÅÆØÉ][\wäöüßåæøéèêàáíóúñç'\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|"
+    r"katu|tie|gatan|vägen|vej|gade|laan|straat|gracht|plein|kade|utca|ulica|ul\.|ulice|cesta|sokak|"
+    r"caddesi|sokağı)"
+)
+_EU_PREFIX_STREET = (
+    r"(?:Rue|Avenue|Boulevard|Chemin|Place|Allée|Impasse|Calle|Avenida|Paseo|Plaza|Carrer|Rua|"
+    r"Travessa|Via|Viale|Piazza|Corso|Largo|Vicolo)\s+(?:d[eiu']\s?|de la |del |dos |das |da )?"
+    r"[A-ZÀ-Ý][\w'’\-]+(?:\s+[A-ZÀ-Ý][\w'’\-]+){0,3}"
+)
+
+
+class AddressDetector:
+    """Street addresses (number + street words, European street names), PO boxes, and
+    postcodes where the context says they are part of an address."""
+
+    name = "address"
+    labels = frozenset({Label.ADDRESS})
+    _street = re.compile(
+        rf"\b\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?,?\s+(?:[NSEW]\.?\s+|(?:North|South|East|West)\s+)?"
+        rf"(?:[A-Z0-9][\w'’.\-]*\s+){{0,4}}?(?:{_STREET_WORDS})\b\.?{_UNIT}?{_CITY_STATE_ZIP}?"
+    )
+    _eu_suffix = re.compile(rf"\b{_EU_STREET}\s+\d{{1,5}}[a-zA-Z]?(?:\s*[/-]\s*\d{{1,4}})?{_UNIT}?")
+    _eu_prefix = re.compile(rf"(?:\b\d{{1,5}}(?:\s?(?:bis|ter))?,?\s+)?\b{_EU_PREFIX_STREET}(?:,?\s+\d{{1,5}}[a-zA-Z]?)?")
+    _number_first_foreign = re.compile(
+        rf"\b\d{{1,6}}\s+{_EU_STREET}(?:\s+\d{{1,5}})?{_UNIT}?"
+    )
+    _po_box = re.compile(r"(?i)\b(?:P\.?\s?O\.?|Post\s+Office)\s*Box\s+\d{1,8}\b")
+    _uk_postcode = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b")
+    _state_zip = re.compile(rf"\b(?:{_US_STATES})\s+\d{{5}}(?:-\d{{4}})?\b")
+    _postcode_context = re.compile(r"(?i)\b(post ?code|postal code|zip(?: code)?|address|lives? at|located at|deliver(?:ed)? to|ship(?:ped)? to)\b")
+    _generic_postcode = re.compile(r"\b\d{4,6}\b")
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        spans = []
+        for pattern, score in (
+            (self._street, 0.85),
+            (self._eu_suffix, 0.75),
+            (self._eu_prefix, 0.7),
+            (self._number_first_foreign, 0.75),
+            (self._po_box, 0.9),
+            (self._state_zip, 0.7),
+        ):
+            for match in pattern.finditer(text):
+                value = match.group().rstrip(" ,")
+                if pattern is self._eu_prefix and not re.search(r"\d", value):
+                    continue  # "Via Roma" without a number is a street name, not an address
+                spans.append(Span(match.start(), match.start() + len(value), Label.ADDRESS, value, score, self.name))
+        for match in self._uk_postcode.finditer(text):
+            if re.search(r"\d[A-Z]{2}$", match.group().replace(" ", "")) and (
+                " " in match.group() or _near(text, match.start(), self._postcode_context, 80)
+            ):
+                spans.append(Span(match.start(), match.end(), Label.ADDRESS, match.group(), 0.7, self.name))
+        for match in self._generic_postcode.finditer(text):
+            if _near(text, match.start(), re.compile(r"(?i)\b(post ?code|postal code|zip(?: code)?)\W*$"), 20):
+                spans.append(Span(match.start(), match.end(), Label.ADDRESS, match.group(), 0.8, self.name))
+        return spans
+
+
+# -- identifiers near a hotword ---------------------------------------------------------
+_ID_HOTWORDS = (
+    r"order|account|acct|a/c|invoice|ticket|case|customer|member(?:ship)?|employee|staff|"
+    r"passport|licen[cs]e|driver'?s?\s+licen[cs]e|DL|policy|tracking|reference|ref|confirmation|"
+    r"booking|reservation|serial|routing|sort\s+code|patient|student|claim|loan|contract|client|"
+    r"badge|record|file|national\s+id|id\s+card|identity\s+card|tax|vat|nhs|medicare|insurance|"
+    r"iban|bic|swift|vin|plate|registration|voucher|coupon|pin|otp|verification"
+)
+_USERNAME_HOTWORDS = r"user\s?name|user\s?id|login|handle|screen\s?name|gamer\s?tag|account\s+name|nick(?:name)?|alias|user"
+
+
+class HotwordIdDetector:
+    """IDs (order, account, passport...) and usernames announced by a hotword before them:
+    "Order ID: 3348917502", "my username is cminh730", "passport no. X1234567"."""
+
+    name = "hotword_id"
+    labels = frozenset({Label.ID, Label.USERNAME})
+    _id = re.compile(
+        rf"(?i)\b(?:{_ID_HOTWORDS})(?:\s+(?:number|num|no|nr|code|id|#))?\.?"
+        r"(?:\s+(?:is|was|of|for|reads?))?\s*[:#=\-]?\s*(?:is\s+)?"
+        r"(?P<v>(?=[A-Za-z0-9\-/]*\d)[A-Za-z0-9][A-Za-z0-9\-/]{3,40}[A-Za-z0-9])"
+    )
+    _username = re.compile(
+        rf"(?i)\b(?:{_USERNAME_HOTWORDS})\s*(?:is|was|:|=|-)\s*(?:is\s+)?['\"“]?(?P<v>@?[A-Za-z0-9_][A-Za-z0-9_.\-]{{2,39}})"
+    )
+    _mention = re.compile(r"(?<![\w@.])@(?P<v>[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?)(?![\w@])")
+    _not_username = frozenset({"the", "a", "an", "my", "your", "not", "and", "or", "name", "required", "here"})
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        spans = []
+        for match in self._id.finditer(text):
+            value = match.group("v")
+            digits = sum(ch.isdigit() for ch in value)
+            if digits < 2 or re.fullmatch(r"(19|20)\d\d", value):
+                continue  # "account for 2023" is a year
+            if re.fullmatch(r"\d{1,2}", value) or re.fullmatch(r"[\d.,]+%?", value) and len(value) < 5:
+                continue
+            start, end = match.span("v")
+            spans.append(Span(start, end, Label.ID, value, 0.85, self.name))
+        for match in self._username.finditer(text):
+            value = match.group("v").rstrip(".")
+            if value.casefold() in self._not_username or len(value) < 3:
+                continue
+            start = match.start("v")
+            spans.append(Span(start, start + len(value), Label.USERNAME, value, 0.85, self.name))
+        for match in self._mention.finditer(text):
+            start, end = match.span()
+            spans.append(Span(start, end, Label.USERNAME, match.group(), 0.7, self.name))
+        return spans
+
+
+# -- explicit dates -----------------------------------------------------------------
+_MONTHS = (
+    r"Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?"
+)
+_DOB_CONTEXT = re.compile(r"(?i)\b(born|birth|dob|d\.o\.b|birthday|date of birth|age)\b")
+
+
+class DateDetector:
+    """Full dates written out (numeric or with a month name). Dates of birth, found by
+    their context, score higher. Vague dates ("in June", "2023") are left to NER."""
+
+    name = "date"
+    labels = frozenset({Label.DATE})
+    _patterns = (
+        re.compile(r"(?<![\d/.\-])\d{4}-\d{1,2}-\d{1,2}(?![\d/.\-])"),
+        re.compile(r"(?<![\d/.\-])\d{1,2}([/.\-])\d{1,2}\1(?:\d{4}|\d{2})(?![\d/.\-])"),
+        re.compile(rf"(?i)\b\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTHS})\.?,?\s+\d{{4}}\b"),
+        re.compile(rf"(?i)\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"),
+    )
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        spans = []
+        for pattern in self._patterns:
+            for match in pattern.finditer(text):
+                score = 0.9 if _near(text, match.start(), _DOB_CONTEXT, 40) else 0.75
+                spans.append(Span(match.start(), match.end(), Label.DATE, match.group(), score, self.name))
+        return spans
+
+
+def pattern_detectors(phone_regions: Iterable[str] | None = None) -> list[Detector]:
+    """All validated-pattern detectors, in their default configuration."""
+    phone = PhoneDetector(phone_regions) if phone_regions else PhoneDetector()
+    return [
+        EmailDetector(),
+        phone,
+        CreditCardDetector(),
+        IbanDetector(),
+        SsnDetector(),
+        IpDetector(),
+        UrlDetector(),
+        MacDetector(),
+        AddressDetector(),
+        HotwordIdDetector(),
+        DateDetector(),
+    ]

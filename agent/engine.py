@@ -1,0 +1,150 @@
+"""The privacy engine: text -> detect -> decide -> substitute -> (LLM) -> restore.
+
+One Engine per process is enough; it is safe to share between threads (detection and
+restore keep no per-call state outside the conversation, which locks itself).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Mapping, Sequence
+
+from agent.config import Settings, default_settings
+from agent.conversation import Conversation
+from agent.decide import Decider, residual_risk
+from agent.detect.base import Detector
+from agent.detect.registry import build_registry
+from agent.entities import Action, Label, Replacement, RestoreResult, SanitizeResult, Span
+from agent.local_tasks import LocalTasks
+from agent.restore import Restorer, StreamingRestorer
+from agent.substitute.rng import match_case
+from agent.substitute.substituter import Substituter
+
+# Bigger inputs are refused with a clear message instead of tying up the machine; 1 MB
+# of text takes about a minute on two cores.
+MAX_TEXT_CHARS = 2_000_000
+
+
+class InputRejected(ValueError):
+    """The text cannot be sanitized (the message says why); nothing was sent."""
+
+
+class Engine:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        local_tasks: LocalTasks | None = None,
+        extra_detectors: Sequence[Detector] = (),
+    ):
+        self.settings = settings or default_settings()
+        self.local_tasks = local_tasks or LocalTasks()
+        self.registry = build_registry(self.settings, extra=extra_detectors)
+        self.decider = Decider(self.settings, judge=self.local_tasks.judge)
+        self.substituter = Substituter(self.settings.substitution_level, self.local_tasks.surrogates)
+        self.restorer = Restorer()
+        self._restore_lock = threading.Lock()
+
+    def warm_up(self) -> None:
+        """Load the slow parts (spaCy, name lists) now rather than on the first message."""
+        self.sanitize("Warm-up: Jane Doe from Paris, jane@example.org.", Conversation("warm-up"))
+
+    def detect(self, text: str, conversation: Conversation | None = None) -> list[Span]:
+        return self.registry.detect(_checked(text), conversation).spans
+
+    def sanitize(
+        self,
+        text: str,
+        conversation: Conversation,
+        overrides: Mapping[str, Action] | None = None,
+    ) -> SanitizeResult:
+        """The text to send, with every entity decided and swapped. New map entries are
+        added to the conversation (conversation.take_unsaved() hands them to a store)."""
+        text = _checked(text)
+        warnings = _warnings_for(text)
+        detection = self.registry.detect(text, conversation)
+        warnings.extend(detection.warnings)
+        decisions = self.decider.decide(text, detection.spans, conversation, overrides)
+        # People first, so that e-mail addresses and usernames built from a name can be
+        # built from the person's stand-in.
+        order = sorted(range(len(decisions)), key=lambda i: decisions[i].span.label is not Label.PERSON)
+        sent: dict[int, tuple[str, Action]] = {}
+        for i in order:
+            decision = decisions[i]
+            if decision.action is Action.KEEP:
+                sent[i] = (decision.span.text, Action.KEEP)
+                continue
+            entry = self.substituter.stand_in(decision.span, decision.action, text, conversation)
+            sent[i] = (_mention_form(decision.span.text, entry.real, entry.stand_in), entry.action)
+        pieces: list[str] = []
+        replacements: list[Replacement] = []
+        position = 0
+        length = 0
+        for i, decision in enumerate(decisions):
+            span = decision.span
+            value, action = sent[i]
+            pieces.append(text[position : span.start])
+            length += span.start - position
+            pieces.append(value)
+            replacements.append(
+                Replacement(
+                    start=span.start, end=span.end, sanitized_start=length, sanitized_end=length + len(value),
+                    label=span.label, real=span.text, sent=value, action=action, reason=decision.reason,
+                    detector=span.detector, score=span.score,
+                )
+            )
+            length += len(value)
+            position = span.end
+        pieces.append(text[position:])
+        return SanitizeResult(text, "".join(pieces), replacements, residual_risk(decisions), warnings)
+
+    def restore(self, text: str, conversation: Conversation) -> RestoreResult:
+        text = _checked(text)
+        with self._restore_lock:
+            result = self.restorer.restore(text, conversation)
+        fallback = self.local_tasks.restorer
+        if result.unrestored and fallback is not None:
+            leftovers = [e for e in conversation.entries if any(f in e.stand_in.casefold() for f in result.unrestored)]
+            try:
+                repaired = fallback.restore(result.text, leftovers)
+            except Exception:
+                repaired = None
+            if repaired and len(repaired) < 4 * len(result.text) + 200:
+                # Re-run the rules so spans are computed for what the model fixed.
+                again = self.restorer.restore(repaired, conversation)
+                if len(again.unrestored) < len(result.unrestored):
+                    return again
+        return result
+
+    def streaming_restorer(self, conversation: Conversation) -> StreamingRestorer:
+        with self._restore_lock:
+            return self.restorer.streaming(conversation)
+
+
+def _mention_form(mention: str, real: str, stand_in: str) -> str:
+    """The stand-in written like this mention (a later "MITCHELL" gets "CLARKE")."""
+    if mention == real:
+        return stand_in
+    return match_case(mention, stand_in)
+
+
+def _checked(text: object) -> str:
+    if not isinstance(text, str):
+        raise InputRejected(f"expected text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT_CHARS:
+        raise InputRejected(
+            f"text is {len(text):,} characters; Veil sanitizes at most {MAX_TEXT_CHARS:,} at once. "
+            "Split it and send the parts separately."
+        )
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")  # NUL breaks spaCy's tokenizer and terminals
+    return text
+
+
+def _warnings_for(text: str) -> list[str]:
+    if not text:
+        return []
+    control = sum(1 for ch in text[:10000] if ord(ch) < 32 and ch not in "\n\r\t")
+    if control > len(text[:10000]) * 0.1:
+        return ["the text looks like binary data; only what reads as text was checked"]
+    return []

@@ -1,0 +1,193 @@
+"""Cheap relevance signals (LOPSIDED's semantic awareness without a model): does the
+answer depend on this entity being the real one?
+
+"What is the population of Chicago?" depends on Chicago; "email my landlord John Baker"
+does not depend on John Baker. Public entities asked about are kept; private people and
+the user's own places and employers are swapped. Each signal is a small, named rule so
+the reason shown to the user says which one fired.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from agent import paths
+from agent.entities import Label, Span
+from agent.names import lexicon
+
+
+@dataclass(frozen=True)
+class Verdict:
+    keep: bool
+    confidence: float  # 0.5 = a guess, 1.0 = certain
+    reason: str
+
+
+@lru_cache(maxsize=1)
+def public_entities() -> dict[str, frozenset[str]]:
+    """Well-known organisations, people, works and places (resources/public_entities.json):
+    names whose meaning a remote LLM needs in order to answer about them."""
+    try:
+        with open(paths.resource("public_entities.json"), encoding="utf-8") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        return {}
+    return {kind: frozenset(n.casefold() for n in names) for kind, names in data.items() if isinstance(names, list)}
+
+
+def is_public(text: str, label: Label) -> bool:
+    known = public_entities()
+    key = re.sub(r"^(?:the)\s+", "", text.casefold()).strip()
+    kinds = {
+        Label.PERSON: ("people", "characters"),
+        Label.ORG: ("organisations",),
+        Label.LOCATION: ("places",),
+        Label.MISC: ("organisations", "works", "people", "characters"),
+        Label.NORP: ("organisations",),
+    }.get(label, ())
+    return any(key in known.get(kind, ()) for kind in kinds)
+
+
+# -- context cues ---------------------------------------------------------------------
+_SENT_END = re.compile(r"[.!?\n]")
+
+
+def _sentence_around(text: str, start: int, end: int) -> tuple[str, str]:
+    """(text before the span in its sentence, text after it in its sentence)."""
+    left_cut = max((m.end() for m in _SENT_END.finditer(text, max(0, start - 300), start)), default=max(0, start - 300))
+    right = _SENT_END.search(text, end, min(len(text), end + 300))
+    return text[left_cut:start], text[end : right.start() if right else min(len(text), end + 300)]
+
+
+_PERSONAL_PLACE = re.compile(
+    r"(?i)\b(?:i|we|my|our|me|us|she|he|they|her|his|their|family|friend|client|customer|landlord|"
+    r"tenant|wife|husband|son|daughter|mom|dad|mother|father)\b[^.!?\n]{0,40}?"
+    r"\b(?:live|lives|living|lived|reside|resides|residing|stay|stays|staying|based|located|"
+    r"moved|moving|relocat\w*|born|grew up|raised|from|work|works|working|study|studies|studying|"
+    r"am|'m|is|are|was)\b[^.!?\n]{0,25}?\b(?:in|at|from|to|near|outside)\s+(?:the\s+)?$"
+)
+_ADDRESS_CONTEXT = re.compile(r"(?i)\b(?:address|home|house|apartment|flat|office|store|shop|branch)\b[^.!?\n]{0,25}\b(?:in|at|on)\s+$")
+_PERSONAL_ORG = re.compile(
+    r"(?i)(?:\b(?:i|we)\s+(?:work|worked|am working|intern|interned|am interning)\s+(?:at|for|with)\s+|"
+    r"\b(?:my|our)\s+(?:company|employer|firm|client|customer|startup|business|team|school|agency|"
+    r"organi[sz]ation|store|shop|brand|restaurant|clinic|practice|bank|landlord)\s+(?:is\s+|called\s+|named\s+)?|"
+    r"\b(?:our|my|the)\s+client,?\s+|"
+    r"\b(?:manager|director|engineer|intern|developer|employee|ceo|cto|founder|owner|head|member|"
+    r"student|teacher|nurse|consultant|analyst|designer|staff)\s+(?:at|of|for|with)\s+(?:the\s+)?|"
+    r"\bjob\s+(?:at|with)\s+|\binternship\s+at\s+|\bhired\s+(?:at|by)\s+|\bapply(?:ing)?\s+(?:to|at)\s+|"
+    r"\bjoin(?:ing|ed)?\s+|\bacquir(?:e|ing|ed)\s+(?:the\s+company\s+)?)['\"“]?$"
+)
+_KNOWLEDGE_Q = re.compile(
+    r"(?i)(?:\bwho\s+(?:is|was|were|are)\b|\bwhat\s+(?:is|was|are|were|does|did|do)\b|\bwhen\s+(?:is|was|did|does)\b|"
+    r"\bwhere\s+(?:is|was|are|did)\b|\bwhy\s+(?:is|was|did|does|do)\b|\bhow\s+(?:is|was|did|does|do|many|much|old|tall|big|far|long)\b|"
+    r"\btell\s+me\s+(?:about|something about)\b|\bexplain\b|\bdescribe\b|\bsummari[sz]e\b|\bhistory\s+of\b|"
+    r"\bbiography\b|\bfacts?\s+about\b|\bpopulation\b|\bcapital\b|\bweather\b|\bclimate\b|\bitinerary\b|"
+    r"\btravel\b|\bvisit(?:ing)?\b|\btrip\b|\btour\b|\bcompare\b|\bversus\b|\bvs\.?\b|\bis\s+there\b|\bare\s+there\b|"
+    r"\bcan\s+you\s+(?:tell|explain|describe)\b)"
+)
+_WORK_CUE_BEFORE = re.compile(
+    r"(?i)(?:\b(?:by|of|from|about|featuring|starring|like|as|versus|vs\.?|and|with|between)\s+$|"
+    r"\b(?:style|voice|tone|manner|spirit|words|works?|theory|theories|philosophy|teachings?|poems?|"
+    r"novels?|books?|songs?|music|paintings?|quotes?|speech(?:es)?|ideas?|views?|approach|method|"
+    r"model|law|principle|paradox|conjecture|theorem|equation|argument|critique|concept)\s+of\s+$|"
+    r"\bin\s+the\s+(?:style|voice|tone|words|manner|spirit)\s+of\s+$|\bwho\s+(?:is|was)\s+$|\baccording\s+to\s+$|"
+    r"\bpretend\s+(?:to\s+be|you\s+are)\s+$|\bact\s+(?:as|like)\s+$|\bimpersonat\w+\s+$|\bplay\s+the\s+role\s+of\s+$)"
+)
+_WORK_CUE_AFTER = re.compile(
+    r"(?i)^(?:'s|’s)?\s*(?:\(\s*from\b|from\s+[A-Z]|theory|theorem|law|principle|paradox|conjecture|"
+    r"equation|effect|test|philosophy|teachings|gospel|writing\s+style|style|novel|book|poem|play|"
+    r"painting|symphony|quote|speech|famous|'s\s+(?:theory|law|book|novel|work|ideas))"
+)
+_FICTION = re.compile(
+    r"(?i)\b(?:episode|season|series|sitcom|show|movie|film|anime|manga|comic|novel|saga|franchise|"
+    r"universe|canon|lore|fan\s*fic\w*|fanfic\w*|character|characters|game|games|league of|star\s*trek|"
+    r"star\s*wars|marvel|dc comics|harry potter|lord of the rings|pokemon|pokémon|zelda|mario|"
+    r"game of thrones|simpsons|friends|office)\b"
+)
+_STORY_TASK = re.compile(
+    r"(?i)\b(?:write|create|compose|draft|generate|make|imagine|pretend|role-?play)\b[^.!?\n]{0,60}"
+    r"\b(?:story|script|poem|song|letter|email|e-mail|message|note|review|speech|toast|bio|profile|"
+    r"cover letter|resume|cv|post|invitation|card|reply|response|dialogue|conversation|scene|plot|"
+    r"screenplay|tale|fable|rap|limerick|haiku|sonnet)\b"
+)
+_SELF_NAME = re.compile(r"(?i)\b(?:my name is|i am|i'm|call me|named|called|sign(?:ed)? (?:it )?(?:as|with)?)\s*['\"“]?$")
+_RELATION_BEFORE = re.compile(
+    r"(?i)\b(?:my|our|his|her|their|your)\s+(?:[a-z\-]+\s+){0,2}?(?:friend|colleague|boss|manager|wife|husband|son|daughter|"
+    r"brother|sister|mother|father|mom|mum|dad|partner|client|customer|neighbou?r|landlord|tenant|"
+    r"student|teacher|doctor|lawyer|coworker|co-worker|girlfriend|boyfriend|cousin|niece|nephew|"
+    r"uncle|aunt|grandma|grandpa|grandmother|grandfather|kid|child|baby|team ?mate|employee|"
+    r"assistant|intern|roommate|ex|fianc[eé]e?|bff|dog|cat|pet)s?,?\s+(?:named\s+|called\s+)?$"
+)
+_CASUAL_SUBJECT_AFTER = re.compile(
+    r"^\s*(?:has|had|have|is|was|wants|wanted|needs|needed|bought|buys|sold|sells|works|worked|lives|"
+    r"lived|went|goes|gets|got|made|makes|says|said|asked|asks|told|tells|explains|organized|"
+    r"organised|surveyed|decided|decides|invested|purchased|earns|earned|spent|spends|saved|saves|"
+    r"plants|planted|runs|ran|walks|walked|drives|drove|owns|owned|received|receives)\b"
+)
+
+
+class RelevanceRules:
+    """Keep-or-swap verdicts from context cues. None means 'no opinion': the type's
+    default applies (swap people and organisations, keep public places)."""
+
+    def verdict(self, text: str, span: Span) -> Verdict | None:
+        before, after = _sentence_around(text, span.start, span.end)
+        whole = text
+        label = span.label
+        if label is Label.PERSON:
+            return self._person(span, before, after, whole)
+        if label is Label.ORG:
+            return self._org(span, before, after, whole)
+        if label is Label.LOCATION:
+            return self._place(span, before, after, whole)
+        if label in (Label.NORP, Label.MISC):
+            if is_public(span.text, label):
+                return Verdict(True, 0.8, "public entity")
+            return None
+        if label is Label.DATE:
+            return self._date(span, before)
+        return None
+
+    def _person(self, span: Span, before: str, after: str, whole: str) -> Verdict:
+        if _SELF_NAME.search(before) or _RELATION_BEFORE.search(before):
+            return Verdict(False, 0.9, "a private person")
+        if is_public(span.text, Label.PERSON):
+            return Verdict(True, 0.85, "public figure")
+        if _WORK_CUE_BEFORE.search(before) or _WORK_CUE_AFTER.search(after):
+            tokens = span.text.split()
+            if len(tokens) >= 2 or not lexicon().is_first_name(span.text):
+                return Verdict(True, 0.7, "public figure asked about")
+        if _FICTION.search(whole) and not _STORY_TASK.search(whole):
+            return Verdict(True, 0.6, "character in a known work")
+        if _CASUAL_SUBJECT_AFTER.search(after) and len(span.text.split()) == 1:
+            return Verdict(False, 0.8, "a person in the prompt's story")
+        return Verdict(False, 0.6, "a person")
+
+    def _org(self, span: Span, before: str, after: str, whole: str) -> Verdict:
+        if _PERSONAL_ORG.search(before):
+            return Verdict(False, 0.85, "your organisation or client")
+        if re.search(r"(?i)\b(?:GmbH|Ltd|LLC|L\.L\.C\.|LLP|Pty|S\.?A\.?R\.?L|S\.?R\.?L|B\.?V|Oy|AB|AS|ApS|Sp\. z o\.o\.)\.?$", span.text):
+            return Verdict(False, 0.75, "a private company")
+        if is_public(span.text, Label.ORG):
+            return Verdict(True, 0.85, "well-known organisation")
+        if _KNOWLEDGE_Q.search(before) or _WORK_CUE_BEFORE.search(before):
+            return Verdict(True, 0.55, "organisation asked about")
+        return Verdict(False, 0.55, "an organisation")
+
+    def _place(self, span: Span, before: str, after: str, whole: str) -> Verdict:
+        if _PERSONAL_PLACE.search(before) or _ADDRESS_CONTEXT.search(before):
+            return Verdict(False, 0.8, "where you or someone you know lives or works")
+        return Verdict(True, 0.6, "public place")
+
+    def _date(self, span: Span, before: str) -> Verdict:
+        value = span.text
+        if re.search(r"(?i)\b(born|birth|dob|birthday)\b", before[-40:]):
+            return Verdict(False, 0.95, "date of birth")
+        has_day = re.search(r"\b\d{1,2}(?:st|nd|rd|th)?\b", re.sub(r"\b\d{4}\b", "", value)) is not None
+        numeric = re.search(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}", value) is not None
+        if has_day or numeric:
+            return Verdict(False, 0.7, "a specific date")
+        return Verdict(True, 0.7, "a vague date")

@@ -1,0 +1,252 @@
+"""Put real values back into an answer: exact stand-ins, other casing, possessives,
+first or last name alone, labels ([PERSON_1], PERSON_1), and numbers the LLM
+re-formatted (phones, cards, IBANs matched on their digits).
+
+StreamingRestorer does the same over a stream of chunks: it emits text as soon as that
+text cannot be the beginning of a stand-in, so a half-restored value is never shown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agent.conversation import Conversation, MapEntry, fold
+from agent.entities import Action, Label, RestoredSpan, RestoreResult
+from agent.names import lexicon
+from agent.substitute.persons import parse_name
+
+_DIGIT_LABELS = (Label.PHONE, Label.CREDIT_CARD, Label.SSN)
+_SEPARATORS = r"[\s().\-]*"
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    real: str
+    stand_in: str
+    label: Label
+
+
+def _case_like(found: str, stand_in: str, real: str) -> str:
+    """The real value in the letter case the LLM used for the stand-in."""
+    letters = [c for c in found if c.isalpha()]
+    fake_letters = [c for c in stand_in if c.isalpha()]
+    if letters and all(c.isupper() for c in letters) and not all(c.isupper() for c in fake_letters):
+        return real.upper()
+    if letters and all(c.islower() for c in letters) and not all(c.islower() for c in fake_letters):
+        return real.lower()
+    return real
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
+
+
+class CompiledRestorer:
+    """The reverse map of one conversation, compiled into one regex."""
+
+    def __init__(self, entries: list[MapEntry]):
+        self.literal: dict[str, _Target] = {}
+        self.by_digits: dict[str, _Target] = {}
+        self.by_alnum: dict[str, _Target] = {}
+        self.fragments: set[str] = set()  # stand-in pieces to look for when flagging leftovers
+        patterns: list[tuple[int, str]] = []
+        names = lexicon()
+        for entry in entries:
+            if entry.action is Action.KEEP or fold(entry.real) == fold(entry.stand_in):
+                continue
+            target = _Target(entry.real, entry.stand_in, entry.label)
+            self._add_literal(entry.stand_in, target, patterns)
+            if entry.action is Action.LABEL:
+                bare = entry.stand_in.strip("[]")
+                self._add_literal(bare, target, patterns)
+                continue
+            self.fragments.add(fold(entry.stand_in))
+            if entry.label is Label.PERSON and entry.parent is None:
+                real = parse_name(entry.real, None, names)
+                fake = entry.stand_in.split()[len(real.titles) :][: len(real.parts)]
+                if len(fake) == len(real.parts) and len(fake) > 1:
+                    for real_part, fake_part, role in zip(real.parts, fake, real.roles):
+                        if role != "initial" and len(fake_part) > 1:
+                            self._add_literal(fake_part, _Target(real_part, fake_part, Label.PERSON), patterns)
+                            self.fragments.add(fold(fake_part))
+            if entry.label in _DIGIT_LABELS and len(_digits(entry.stand_in)) >= 7:
+                digits = _digits(entry.stand_in)
+                self.by_digits.setdefault(digits, target)
+                patterns.append((len(entry.stand_in), _SEPARATORS.join(re.escape(d) for d in digits)))
+                if entry.label is Label.PHONE and len(digits) > 10:
+                    # The LLM may drop the country code: match the national number too.
+                    national = digits[-10:]
+                    self.by_digits.setdefault(national, target)
+                    patterns.append((len(national), _SEPARATORS.join(national)))
+            if entry.label is Label.IBAN:
+                compact = re.sub(r"[\s-]", "", entry.stand_in).upper()
+                self.by_alnum.setdefault(compact, target)
+                patterns.append((len(entry.stand_in), r"[\s-]?".join(re.escape(c) for c in compact)))
+        patterns.sort(key=lambda p: -p[0])
+        body = "|".join(p for _, p in patterns)
+        self.regex = re.compile(rf"(?<![\w@.])(?:{body})(?![\w@])", re.IGNORECASE) if patterns else None
+        self.max_len = max((n for n, _ in patterns), default=0) + 4
+        self._prefixes = {fold(s)[:i] for s in self.literal for i in range(1, len(s) + 1)}
+        self._has_digits = bool(self.by_digits or self.by_alnum)
+
+    def _add_literal(self, surface: str, target: _Target, patterns: list[tuple[int, str]]) -> None:
+        key = fold(surface)
+        if key in self.literal:
+            return
+        self.literal[key] = target
+        patterns.append((len(surface), r"\s+".join(re.escape(part) for part in surface.split())))
+
+    def lookup(self, found: str) -> _Target | None:
+        target = self.literal.get(fold(found))
+        if target is None:
+            target = self.by_digits.get(_digits(found))
+        if target is None:
+            target = self.by_alnum.get(re.sub(r"[\s-]", "", found).upper())
+        return target
+
+    def hold_back(self, pending: str) -> int:
+        """How many trailing characters of pending might start a stand-in."""
+        if not self.regex:
+            return 0
+        folded = pending.casefold()
+        hold = 0
+        for k in range(min(len(folded), self.max_len), 0, -1):
+            if folded[-k:] in self._prefixes or " ".join(folded[-k:].split()) in self._prefixes:
+                hold = k
+                break
+        if self._has_digits:
+            tail = re.search(r"[\dA-Za-z\s().\-+]*$", pending[-self.max_len :])
+            if tail and any(ch.isdigit() for ch in tail.group()):
+                hold = max(hold, len(tail.group()))
+        return hold
+
+    def restore(
+        self, text: str, *, offset: int = 0, context_before: str = "", context_after: str = ""
+    ) -> tuple[str, list[RestoredSpan]]:
+        """(restored text, spans with offsets shifted by `offset`). The contexts are the
+        characters around text in a stream, for the word-boundary checks only."""
+        if self.regex is None:
+            return text, []
+        out: list[str] = []
+        spans: list[RestoredSpan] = []
+        position = 0
+        length = offset
+        source = context_before + text + context_after
+        shift = len(context_before)
+        for match in self.regex.finditer(source, shift, shift + len(text) + len(context_after)):
+            start, end = match.start() - shift, match.end() - shift
+            if end > len(text):
+                break
+            target = self.lookup(match.group())
+            if target is None:
+                continue
+            out.append(text[position:start])
+            length += start - position
+            real = _case_like(match.group(), target.stand_in, target.real)
+            out.append(real)
+            spans.append(RestoredSpan(length, length + len(real), real, match.group(), target.label))
+            length += len(real)
+            position = end
+        out.append(text[position:])
+        return "".join(out), spans
+
+    def leftovers(self, restored: str, spans: list[RestoredSpan]) -> list[str]:
+        """Stand-in fragments still in the answer outside the restored spans (e.g. the LLM
+        inflected a name: "Clarkes"), so the UI can flag the answer."""
+        if not self.fragments:
+            return []
+        masked = list(restored.casefold())
+        for span in spans:
+            for i in range(span.start, min(span.end, len(masked))):
+                masked[i] = "\0"
+        haystack = "".join(masked)
+        return sorted(f for f in self.fragments if len(f) >= 3 and f in haystack)
+
+
+class Restorer:
+    """Restores answers for conversations; compiled maps are cached per map size."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[int, CompiledRestorer]] = {}
+
+    def compiled(self, conversation: Conversation) -> CompiledRestorer:
+        entries = conversation.entries
+        cached = self._cache.get(conversation.id)
+        if cached is None or cached[0] != len(entries):
+            if len(self._cache) > 64:
+                self._cache.clear()
+            cached = (len(entries), CompiledRestorer(entries))
+            self._cache[conversation.id] = cached
+        return cached[1]
+
+    def restore(self, text: str, conversation: Conversation) -> RestoreResult:
+        compiled = self.compiled(conversation)
+        restored, spans = compiled.restore(text)
+        return RestoreResult(restored, spans, compiled.leftovers(restored, spans))
+
+    def streaming(self, conversation: Conversation) -> "StreamingRestorer":
+        return StreamingRestorer(self.compiled(conversation))
+
+
+@dataclass(slots=True)
+class RestoredChunk:
+    text: str  # restored text to show now
+    spans: list[RestoredSpan] = field(default_factory=list)  # offsets in the whole restored answer
+
+
+class StreamingRestorer:
+    """Chunks in, safe restored text out. Holds back at most the longest stand-in."""
+
+    def __init__(self, compiled: CompiledRestorer):
+        self._compiled = compiled
+        self._pending = ""
+        self._emitted = 0  # length of restored text emitted so far
+        self._last_char = ""  # for the word-boundary check at the start of pending
+        self._received: list[str] = []
+        self._shown: list[str] = []
+        self._spans: list[RestoredSpan] = []
+
+    def feed(self, chunk: str) -> RestoredChunk:
+        self._received.append(chunk)
+        self._pending += chunk
+        hold = self._compiled.hold_back(self._pending)
+        cut = len(self._pending) - hold
+        if self._compiled.regex is not None and cut > 0:
+            # A match that starts before the cut but ends after it must wait whole.
+            source = self._last_char + self._pending
+            for match in self._compiled.regex.finditer(source, len(self._last_char)):
+                start = match.start() - len(self._last_char)
+                end = match.end() - len(self._last_char)
+                if start < cut < end:
+                    cut = start
+                    break
+        return self._emit(cut)
+
+    def finish(self) -> RestoredChunk:
+        return self._emit(len(self._pending))
+
+    def _emit(self, cut: int) -> RestoredChunk:
+        if cut <= 0:
+            return RestoredChunk("")
+        ready = self._pending[:cut]
+        # A stand-in ending exactly at the cut is safe: hold_back kept back any ending that
+        # the next characters could still extend.
+        restored, spans = self._compiled.restore(
+            ready, offset=self._emitted, context_before=self._last_char, context_after=self._pending[cut : cut + 1]
+        )
+        self._pending = self._pending[cut:]
+        self._last_char = ready[-1:]
+        self._emitted += len(restored)
+        self._shown.append(restored)
+        self._spans.extend(spans)
+        return RestoredChunk(restored, spans)
+
+    @property
+    def received(self) -> str:
+        """Everything the provider sent (stand-ins), for the vault."""
+        return "".join(self._received)
+
+    def result(self) -> RestoreResult:
+        shown = "".join(self._shown)
+        return RestoreResult(shown, list(self._spans), self._compiled.leftovers(shown, self._spans))

@@ -1,0 +1,1 @@
+"""Stand-ins: realistic, same type and shape, consistent within a conversation."""

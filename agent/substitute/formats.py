@@ -1,0 +1,233 @@
+"""Stand-ins for structured identifiers: the same kind, the same format, valid where a
+checksum exists (Luhn, IBAN mod-97), in fictional ranges where those exist."""
+
+from __future__ import annotations
+
+import ipaddress
+import random
+import re
+import unicodedata
+from urllib.parse import urlsplit, urlunsplit
+
+import phonenumbers
+
+from agent.detect.validators import IBAN_LENGTHS, card_brand, digits_of, iban_check_digits, luhn_check_digit
+from agent.substitute.rng import digits_into, same_shape
+
+FREE_MAIL = frozenset(
+    {
+        "gmail.com", "googlemail.com", "yahoo.com", "yahoo.co.uk", "yahoo.fr", "hotmail.com",
+        "hotmail.co.uk", "outlook.com", "live.com", "msn.com", "icloud.com", "me.com", "aol.com",
+        "protonmail.com", "proton.me", "gmx.com", "gmx.de", "gmx.net", "web.de", "mail.com",
+        "email.com", "yandex.ru", "mail.ru", "qq.com", "163.com", "126.com", "zoho.com", "fastmail.com",
+        "rediffmail.com", "libero.it", "orange.fr", "free.fr", "t-online.de", "comcast.net",
+    }
+)
+_DOMAIN_WORDS = (
+    "north", "river", "bright", "stone", "cedar", "maple", "harbor", "summit", "blue", "silver",
+    "oak", "pine", "lake", "star", "iron", "clear", "green", "swift", "ember", "nova", "apex",
+    "vertex", "lumen", "orbit", "atlas", "delta", "crest", "meadow", "falcon", "granite", "willow",
+)
+_DOMAIN_TAILS = ("wind", "tech", "works", "labs", "point", "field", "line", "bridge", "gate", "path", "soft", "ware", "hub", "logic", "wave", "forge")
+
+
+def ascii_fold(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+def fake_domain(rng: random.Random, real_domain: str) -> str:
+    """A company-like domain with the real one's top-level domain."""
+    labels = real_domain.lower().split(".")
+    tld = ".".join(labels[-2:]) if len(labels) > 2 and len(labels[-1]) == 2 and len(labels[-2]) <= 3 else labels[-1]
+    return f"{rng.choice(_DOMAIN_WORDS)}{rng.choice(_DOMAIN_TAILS)}.{tld}"
+
+
+# -- e-mail -------------------------------------------------------------------------
+def email_local_pattern(local: str, first: str, last: str) -> str | None:
+    """How a local part is built from a first and last name, e.g. "{first}.{l}" or None."""
+    f, l_ = ascii_fold(first).lower(), ascii_fold(last).lower()
+    body = re.sub(r"\d+$", "", local.lower())
+    if not f or not body:
+        return None
+    candidates = {
+        f"{f}.{l_}": "{first}.{last}", f"{f}_{l_}": "{first}_{last}", f"{f}-{l_}": "{first}-{last}",
+        f"{f}{l_}": "{first}{last}", f"{f[0]}{l_}": "{f}{last}", f"{f[0]}.{l_}": "{f}.{last}",
+        f"{f}.{l_[:1]}": "{first}.{l}", f"{f}{l_[:1]}": "{first}{l}", f"{l_}.{f}": "{last}.{first}",
+        f"{l_}{f}": "{last}{first}", f"{l_}{f[:1]}": "{last}{f}", f"{f}": "{first}", f"{l_}": "{last}",
+        f"{f[0]}_{l_}": "{f}_{last}",
+    }
+    if not l_:
+        candidates = {f"{f}": "{first}"}
+    return candidates.get(body)
+
+
+def build_local(pattern: str, first: str, last: str) -> str:
+    f, l_ = ascii_fold(first).lower(), ascii_fold(last).lower()
+    return pattern.format(first=f, last=l_, f=f[:1], l=l_[:1])
+
+
+def fake_email(rng: random.Random, real: str, people: list[tuple[str, str, str, str]], domain_map: dict[str, str]) -> str:
+    """people: (real first, real last, stand-in first, stand-in last) known in the conversation."""
+    local, _, domain = real.rpartition("@")
+    digits = re.search(r"\d+$", local)
+    suffix = same_shape(rng, digits.group()) if digits else ""
+    new_local = None
+    for real_first, real_last, fake_first, fake_last in people:
+        pattern = email_local_pattern(local, real_first, real_last)
+        if pattern:
+            new_local = build_local(pattern, fake_first, fake_last) + suffix
+            break
+    if new_local is None:
+        letters = re.sub(r"\d+$", "", local)
+        new_local = same_shape(rng, letters.lower()) + suffix if letters else same_shape(rng, local)
+    if domain.lower() in FREE_MAIL:
+        new_domain = domain
+    else:
+        new_domain = domain_map.get(domain.lower()) or fake_domain(rng, domain)
+    if real[0].isupper() and new_local:
+        new_local = new_local[0].upper() + new_local[1:]
+    return f"{new_local}@{new_domain}"
+
+
+# -- phone --------------------------------------------------------------------------
+def fake_phone(rng: random.Random, real: str) -> str:
+    digits = digits_of(real)
+    number = None
+    for region in (None, "US", "GB", "IN", "DE", "FR", "AU"):
+        try:
+            number = phonenumbers.parse(real, region)
+            break
+        except phonenumbers.NumberParseException:
+            continue
+    national = str(number.national_number) if number else digits
+    country = str(number.country_code) if number else ""
+    keep = max(0, len(digits) - len(national))  # country code / trunk prefix as written
+    head, body = digits[:keep], digits[keep:]
+    if country == "1" and len(body) == 10:
+        # North America: 555-0100..0199 is reserved for fiction.
+        new_body = body[:3] + "55501" + f"{rng.randrange(100):02d}"
+    elif country == "44" and body.lstrip("0").startswith("7") and len(body.lstrip("0")) == 10:
+        lead = body[: len(body) - 10]
+        new_body = lead + "7700900" + f"{rng.randrange(1000):03d}"  # Ofcom drama range
+    elif country == "44" and body.lstrip("0").startswith("20") and len(body.lstrip("0")) == 10:
+        lead = body[: len(body) - 10]
+        new_body = lead + "2079460" + f"{rng.randrange(1000):03d}"
+    else:
+        fixed = min(len(body) - 4, 3 if len(body) >= 9 else 2)
+        new_body = body[:fixed] + "".join(rng.choice("0123456789") for _ in body[fixed:])
+    new_digits = head + new_body
+    if new_digits == digits:
+        new_digits = new_digits[:-1] + str((int(new_digits[-1]) + 1) % 10)
+    return digits_into(real, new_digits)
+
+
+# -- cards, IBAN, SSN ---------------------------------------------------------------
+def fake_card(rng: random.Random, real: str) -> str:
+    digits = digits_of(real)
+    brand = card_brand(digits)
+    keep = {"visa": 1, "discover": 4 if digits.startswith("6011") else 2}.get(brand or "", 2)
+    body = digits[:keep] + "".join(rng.choice("0123456789") for _ in range(len(digits) - keep - 1))
+    new = body + luhn_check_digit(body)
+    if new == digits:
+        return fake_card(rng, real)
+    return digits_into(real, new)
+
+
+def fake_iban(rng: random.Random, real: str) -> str:
+    compact = re.sub(r"[\s-]", "", real).upper()
+    country = compact[:2]
+    bban = "".join(
+        rng.choice("0123456789") if ch.isdigit() else rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        for ch in compact[4:]
+    )
+    if country in IBAN_LENGTHS and len(compact) != IBAN_LENGTHS[country]:
+        bban = bban[: IBAN_LENGTHS[country] - 4].ljust(IBAN_LENGTHS[country] - 4, "0")
+    new = country + iban_check_digits(country, bban) + bban
+    out, it = [], iter(new)
+    for ch in real:
+        out.append(ch if ch in " -" else next(it, ""))
+    result = "".join(out) + "".join(it)
+    return result if real.isupper() or not any(c.islower() for c in real) else result.lower()
+
+
+def fake_ssn(rng: random.Random, real: str) -> str:
+    while True:
+        area = rng.randrange(1, 900)
+        if area != 666:
+            break
+    new = f"{area:03d}{rng.randrange(1, 100):02d}{rng.randrange(1, 10000):04d}"
+    return digits_into(real, new)
+
+
+# -- network ------------------------------------------------------------------------
+_TEST_NETS = ("192.0.2.", "198.51.100.", "203.0.113.")  # RFC 5737: documentation only
+
+
+def fake_ip(rng: random.Random, real: str) -> str:
+    address, slash, prefix = real.partition("/")
+    suffix = slash + prefix
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return same_shape(rng, real)
+    if ip.version == 6:
+        groups = [f"{rng.randrange(65536):x}" for _ in range(4)]
+        return f"2001:db8:{':'.join(groups)}::{rng.randrange(1, 65536):x}" + suffix
+    if ip.is_private:
+        first = address.split(".")[0]
+        if first == "10":
+            return f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}" + suffix
+        if first == "172":
+            return f"172.{rng.randrange(16, 32)}.{rng.randrange(256)}.{rng.randrange(1, 255)}" + suffix
+        return f"192.168.{rng.randrange(256)}.{rng.randrange(1, 255)}" + suffix
+    return rng.choice(_TEST_NETS) + str(rng.randrange(1, 255)) + suffix
+
+
+def fake_mac(rng: random.Random, real: str) -> str:
+    hex_digits = "0123456789abcdef" if any(c.islower() for c in real) else "0123456789ABCDEF"
+    return "".join(rng.choice(hex_digits) if c in "0123456789abcdefABCDEF" else c for c in real)
+
+
+_PUBLIC_HOSTS = frozenset(
+    {
+        "wikipedia.org", "en.wikipedia.org", "github.com", "google.com", "youtube.com", "youtu.be",
+        "reddit.com", "stackoverflow.com", "twitter.com", "x.com", "facebook.com", "instagram.com",
+        "linkedin.com", "medium.com", "amazon.com", "apple.com", "microsoft.com", "openai.com",
+        "arxiv.org", "docs.python.org", "pypi.org", "npmjs.com", "bbc.co.uk", "nytimes.com",
+    }
+)
+
+
+def fake_url(rng: random.Random, real: str, domain_map: dict[str, str]) -> str:
+    has_scheme = "://" in real
+    parts = urlsplit(real if has_scheme else "http://" + real)
+    host = parts.hostname or ""
+    bare = host[4:] if host.startswith("www.") else host
+    if bare in _PUBLIC_HOSTS or host in _PUBLIC_HOSTS:
+        new_host = host
+        # On a public site the identifying part is the path (a profile, a document id).
+        path = "/".join(same_shape(rng, seg) if seg and (any(c.isdigit() for c in seg) or "-" in seg or "_" in seg) else seg
+                        for seg in parts.path.split("/"))
+    else:
+        fake = domain_map.get(bare) or fake_domain(rng, bare or "example.com")
+        new_host = ("www." + fake) if host.startswith("www.") else fake
+        path = "/".join(same_shape(rng, seg) if any(c.isdigit() for c in seg) else seg for seg in parts.path.split("/"))
+    query = re.sub(r"=([^&]+)", lambda m: "=" + same_shape(rng, m.group(1)), parts.query)
+    netloc = new_host + (f":{parts.port}" if parts.port else "")
+    out = urlunsplit((parts.scheme, netloc, path, query, parts.fragment))
+    return out if has_scheme else out[len("http://"):]
+
+
+# -- secrets ------------------------------------------------------------------------
+_SECRET_PREFIX = re.compile(
+    r"^(?:sk-ant-(?:api|admin)\d{2}-|sk-(?:proj-|svcacct-|admin-)?|AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|"
+    r"xox[abposr]-|AIza|ya29\.|(?:sk|rk|pk)_(?:live|test)_|hf_|SG\.|npm_|eyJ|https://hooks\.slack\.com/services/)"
+)
+
+
+def fake_secret(rng: random.Random, real: str) -> str:
+    if real.startswith("-----BEGIN"):
+        lines = real.splitlines(keepends=True)
+        return "".join(line if line.startswith("-----") else same_shape(rng, line) for line in lines)
+    prefix = _SECRET_PREFIX.match(real)
+    return same_shape(rng, real, keep_prefix=prefix.end() if prefix else 0)

@@ -1,0 +1,176 @@
+"""Organisation and place stand-ins.
+
+Organisations keep their legal suffix and generic words ("Longport Police Department"
+-> "Ashford Police Department"); only the distinctive words change, and the same word
+changes the same way everywhere in the conversation. Places keep their granularity:
+a country for a country, a US state for a state, a city for a city (in the same country
+when the city is known).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from functools import lru_cache
+
+from agent import paths
+from agent.conversation import Conversation, fold
+from agent.entities import Label
+from agent.names import lexicon
+from agent.substitute.rng import match_case
+
+LEGAL_SUFFIXES = frozenset(
+    s.casefold()
+    for s in (
+        "Inc", "Inc.", "LLC", "L.L.C.", "Ltd", "Ltd.", "Limited", "GmbH", "AG", "SA", "S.A.", "Corp",
+        "Corp.", "Corporation", "Co", "Co.", "Company", "PLC", "LLP", "LP", "BV", "B.V.", "NV", "N.V.",
+        "Oy", "AB", "AS", "A/S", "ApS", "Pty", "SE", "S.p.A.", "SpA", "S.r.l.", "Srl", "SARL", "SAS",
+        "KG", "KGaA", "e.V.", "Sp.", "z", "o.o.", "&", "and", "Sons", "Holdings", "Group",
+    )
+)
+GENERIC_ORG_WORDS = frozenset(
+    w.casefold()
+    for w in (
+        "of", "the", "for", "and", "&", "de", "la", "du", "der", "die", "und", "a", "an", "in", "at", "on",
+        "Bank", "University", "College", "School", "Academy", "Institute", "Hospital", "Clinic", "Medical",
+        "Center", "Centre", "Police", "Department", "Dept", "Ministry", "Council", "Services", "Service",
+        "Solutions", "Systems", "Technologies", "Technology", "Tech", "Labs", "Lab", "Consulting",
+        "Foundation", "Association", "Society", "Club", "Church", "Museum", "Agency", "Media", "Studio",
+        "Studios", "Capital", "Ventures", "Partners", "Industries", "International", "Global", "Health",
+        "Healthcare", "Insurance", "Energy", "Motors", "Airlines", "Airways", "Pharmaceuticals", "Pharma",
+        "Logistics", "Software", "Digital", "Network", "Networks", "Records", "Publishing", "Press",
+        "Restaurant", "Cafe", "Café", "Hotel", "Hotels", "Store", "Stores", "Market", "Office", "Court",
+        "Committee", "Commission", "Union", "Federation", "League", "Team", "Orchestra", "Band", "Business",
+        "Financial", "Finance", "Trust", "Fund", "Realty", "Properties", "Construction", "Engineering",
+        "Design", "Marketing", "Communications", "Telecom", "Electric", "Foods", "Food", "Brewing",
+        "Coffee", "Bakery", "Pizza", "Dental", "Law", "Legal", "Firm", "Accounting", "Advisors", "Research",
+        "Analytics", "Data", "AI", "Cloud", "Security", "Robotics", "Games", "Entertainment", "Productions",
+        "Fitness", "Gym", "Salon", "Spa", "Shop", "Supply", "Supplies", "Manufacturing", "Trading",
+        "Imports", "Exports", "Transport", "Express", "Mobile", "Online", "Casino", "Estate", "Estates",
+        "High", "Elementary", "Middle", "Primary", "Secondary", "State", "National", "City", "County",
+        "Regional", "Community", "Public", "Private", "Charter", "Grammar", "Government", "Authority",
+        "Board", "Office", "Bureau", "Administration", "Fire", "Library", "Gallery", "Theatre", "Theater",
+    )
+)
+
+
+@lru_cache(maxsize=1)
+def _places() -> dict:
+    with open(paths.resource("places.json"), encoding="utf-8") as f:
+        data = json.load(f)
+    from faker.providers.address.en_US import Provider
+
+    data["countries"] = [c for c in Provider.countries if "," not in c and len(c) < 25]
+    data["us_states"] = list(Provider.states)
+    data["all_cities"] = sorted({c for cities in data["cities"].values() for c in cities})
+    data["_country_fold"] = {fold(c): c for c in data["countries"]} | {
+        "usa": "United States", "us": "United States", "u.s.": "United States", "u.s.a.": "United States",
+        "america": "United States", "united states of america": "United States", "uk": "United Kingdom",
+        "u.k.": "United Kingdom", "britain": "United Kingdom", "great britain": "United Kingdom",
+        "england": "United Kingdom", "united kingdom": "United Kingdom", "united states": "United States",
+    }
+    data["_state_fold"] = {fold(s): s for s in data["us_states"]}
+    data["_city_fold"] = {fold(c): country for c, country in data["city_country"].items()}
+    for country, cities in data["cities"].items():
+        for city in cities:
+            data["_city_fold"].setdefault(fold(city), country)
+    data["_continent_fold"] = {fold(c) for c in data["continents"]}
+    data["_region_fold"] = {fold(r) for r in data["regions"]}
+    return data
+
+
+def place_kind(value: str) -> tuple[str, str | None]:
+    """("country"|"state"|"city"|"continent"|"region"|"unknown", country of a city)."""
+    places = _places()
+    key = fold(re.sub(r"^the\s+", "", value, flags=re.I))
+    if key in places["_country_fold"]:
+        return "country", places["_country_fold"][key]
+    if key in places["_state_fold"]:
+        return "state", "United States"
+    if key in places["_city_fold"]:
+        return "city", places["_city_fold"][key]
+    if key in places["_continent_fold"]:
+        return "continent", None
+    if fold(value) in places["_region_fold"] or key in places["_region_fold"]:
+        return "region", None
+    return "unknown", None
+
+
+def fake_place(rng: random.Random, value: str, is_free) -> str | None:
+    places = _places()
+    kind, country = place_kind(value)
+    if kind == "country":
+        pool = places["countries"]
+    elif kind == "state":
+        pool = places["us_states"]
+    elif kind == "continent":
+        pool = places["continents"]
+    elif kind == "region":
+        pool = places["regions"]
+    elif kind == "city":
+        pool = places["cities"].get(country or "", []) or places["all_cities"]
+    else:
+        # Unknown granularity: a district or a small town is most likely; a mid-size city
+        # is the closest realistic stand-in. Keep words like "County" or "Island".
+        tail = re.search(r"\s+(County|City|Island|Islands|Province|District|Valley|Bay|Beach|Springs|Heights)$", value)
+        if tail:
+            base = rng.choice([n for n in lexicon().last_names("en_US") if n.isalpha()])
+            candidate = base + tail.group()
+            return candidate if is_free(candidate) else None
+        pool = places["all_cities"]
+    options = [p for p in pool if fold(p) != fold(value)]
+    for _ in range(30):
+        candidate = rng.choice(options)
+        if is_free(candidate):
+            if value.lower().startswith("the ") and not candidate.lower().startswith("the "):
+                candidate = value[:4] + candidate if kind in ("country", "region") else candidate
+            return match_case(value, candidate)
+    return None
+
+
+def _org_word_map(conversation: Conversation) -> dict[str, str]:
+    """Distinctive word -> stand-in word, from the organisations already mapped."""
+    mapping: dict[str, str] = {}
+    for entry in conversation.entries:
+        if entry.label is not Label.ORG:
+            continue
+        real, fake = entry.real.split(), entry.stand_in.split()
+        if len(real) == len(fake):
+            for r, f in zip(real, fake):
+                if fold(r) != fold(f):
+                    mapping.setdefault(fold(r), f)
+    return mapping
+
+
+def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free) -> str | None:
+    tokens = value.split()
+    known = _org_word_map(conversation)
+    surnames = [n for n in lexicon().last_names("en_US") if n.isalpha() and len(n) > 3]
+    for _ in range(20):
+        out = []
+        changed = False
+        for token in tokens:
+            key = fold(token)
+            core = token.strip(",.()\"'")
+            if key in LEGAL_SUFFIXES or key in GENERIC_ORG_WORDS or not core:
+                out.append(token)
+                continue
+            if key in known:
+                out.append(known[key])
+                changed = True
+                continue
+            if core.isupper() and len(core) <= 6 and core.isalpha():
+                new = "".join(rng.choice("ABCDEFGHIJKLMNOPRSTUVWXYZ") for _ in core)
+            elif any(ch.isdigit() for ch in core):
+                new = re.sub(r"\d", lambda _m: rng.choice("0123456789"), core)
+            else:
+                new = match_case(core, rng.choice(surnames))
+            out.append(token.replace(core, new))
+            changed = True
+        if not changed:  # nothing distinctive ("The Bank"): prefix a name
+            out.insert(0, rng.choice(surnames))
+        candidate = " ".join(out)
+        if fold(candidate) != fold(value) and is_free(candidate):
+            return candidate
+    return None

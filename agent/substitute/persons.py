@@ -1,0 +1,158 @@
+"""Person stand-ins: same apparent gender and cultural origin, same structure (first
+name alone, first + last, title + surname), and consistent with the rest of the
+conversation (relatives keep a shared surname; unrelated people never share one)."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from agent.conversation import Conversation, fold
+from agent.detect.person_names import TITLES
+from agent.entities import Label
+from agent.names import NameLexicon, lexicon
+from agent.substitute.rng import match_case
+
+_TITLE_WORDS = {t.casefold() for t in TITLES.split("|")}
+_MALE_TITLES = {"mr", "sir", "lord", "herr", "sr", "father", "fr", "uncle", "grandpa"}
+_FEMALE_TITLES = {"mrs", "ms", "miss", "dame", "lady", "mme", "mlle", "frau", "sra", "srta", "sister", "aunt", "auntie", "grandma"}
+_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "md", "esq", "esq."}
+_TITLE_BEFORE = re.compile(rf"\b({TITLES})\.?\s+$")
+
+
+@dataclass
+class ParsedName:
+    titles: list[str]  # kept as written
+    parts: list[str]  # the name tokens
+    roles: list[str]  # "first", "middle", "last", "initial" per part
+    suffixes: list[str]
+
+
+def parse_name(value: str, title_before: str | None, names: NameLexicon) -> ParsedName:
+    tokens = value.split()
+    titles, suffixes = [], []
+    while tokens and tokens[0].casefold().rstrip(".") in _TITLE_WORDS and len(tokens) > 1:
+        titles.append(tokens.pop(0))
+    while tokens and tokens[-1].casefold().rstrip(",") in _SUFFIXES and len(tokens) > 1:
+        suffixes.insert(0, tokens.pop())
+    roles: list[str] = []
+    if len(tokens) == 1:
+        token = tokens[0]
+        has_title = bool(titles or title_before)
+        if has_title or (names.is_last_name(token) and not names.is_first_name(token)):
+            roles = ["last"]
+        else:
+            roles = ["first"]
+    else:
+        for i, token in enumerate(tokens):
+            if re.fullmatch(r"[A-Z]\.?", token):
+                roles.append("initial")
+            elif i == 0:
+                roles.append("first")
+            elif i == len(tokens) - 1:
+                roles.append("last")
+            else:
+                roles.append("middle")
+    return ParsedName(titles, tokens, roles, suffixes)
+
+
+class PersonSurrogates:
+    def __init__(self) -> None:
+        self.names = lexicon()
+
+    def make(self, value: str, text_before: str, conversation: Conversation, rng: random.Random,
+             is_free) -> str | None:
+        """A stand-in for the person `value`; `is_free(candidate)` says whether a
+        candidate may be used (not a real value, not another stand-in, not in the text)."""
+        title_match = _TITLE_BEFORE.search(text_before[-20:])
+        title_before = title_match.group(1).casefold() if title_match else None
+        parsed = parse_name(value, title_before, self.names)
+        if not parsed.parts:
+            return None
+        gender_hint = None
+        for title in [t.casefold().rstrip(".") for t in parsed.titles] + ([title_before] if title_before else []):
+            if title in _MALE_TITLES:
+                gender_hint = "male"
+            elif title in _FEMALE_TITLES:
+                gender_hint = "female"
+        first_index = parsed.roles.index("first") if "first" in parsed.roles else None
+        profile = self.names.profile(parsed.parts, first_index=first_index)
+        gender = gender_hint or profile.gender
+        known_first, known_last, used_first, used_last = self._conversation_names(conversation)
+        new_parts: list[str] = []
+        for part, role in zip(parsed.parts, parsed.roles):
+            key = fold(part)
+            if role == "initial":
+                new_parts.append(rng.choice("ABCDEFGHJKLMNPRSTW") + ("." if part.endswith(".") else ""))
+                continue
+            if role == "last":
+                if key in known_last:  # a relative: same stand-in surname
+                    new_parts.append(match_case(part, known_last[key]))
+                    continue
+                pool = self.names.last_names(profile.locale)
+                taken = used_last
+            else:
+                if key in known_first:
+                    new_parts.append(match_case(part, known_first[key]))
+                    continue
+                pool = self.names.first_names(profile.locale, gender)
+                taken = used_first
+            candidate = self._pick(pool, part, taken, rng, is_free)
+            if candidate is None:
+                return None
+            new_parts.append(match_case(part, candidate))
+        return " ".join(parsed.titles + new_parts + parsed.suffixes)
+
+    def _pick(self, pool, real_part: str, taken: set[str], rng: random.Random, is_free) -> str | None:
+        if not pool:
+            return None
+        real_key = fold(real_part)
+        for _ in range(40):
+            candidate = rng.choice(pool)
+            key = fold(candidate)
+            if key == real_key or key in taken or " " in candidate or not is_free(candidate):
+                continue
+            return candidate
+        return None
+
+    def _conversation_names(self, conversation: Conversation):
+        """Token-level maps from the conversation's person entries: real first/last name
+        -> stand-in part, and the stand-in parts already in use."""
+        known_first: dict[str, str] = {}
+        known_last: dict[str, str] = {}
+        used_first: set[str] = set()
+        used_last: set[str] = set()
+        for entry in conversation.entries:
+            if entry.label is not Label.PERSON or entry.real == entry.stand_in:
+                continue
+            real = parse_name(entry.real, None, self.names)
+            fake = entry.stand_in.split()
+            fake = fake[len(real.titles) : len(fake) - len(real.suffixes) or None]
+            if len(fake) != len(real.parts):
+                continue
+            for part, role, stand_in in zip(real.parts, real.roles, fake):
+                if role == "last":
+                    known_last.setdefault(fold(part), stand_in)
+                    used_last.add(fold(stand_in))
+                elif role in ("first", "middle"):
+                    known_first.setdefault(fold(part), stand_in)
+                    used_first.add(fold(stand_in))
+        return known_first, known_last, used_first, used_last
+
+
+def derive_partial(mention: str, full_real: str, full_stand_in: str) -> str | None:
+    """The stand-in for a partial mention of a mapped name: "Mitchell" of "Sarah Mitchell"
+    -> the surname of its stand-in. None when the mention is not made of its parts."""
+    real_tokens = full_real.split()
+    fake_tokens = full_stand_in.split()
+    if len(real_tokens) != len(fake_tokens):
+        return None
+    by_token = {fold(r): f for r, f in zip(real_tokens, fake_tokens)}
+    out = []
+    for token in mention.split():
+        stand_in = by_token.get(fold(token))
+        if stand_in is None:
+            return None
+        out.append(match_case(token, stand_in))
+    return " ".join(out)

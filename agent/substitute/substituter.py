@@ -1,0 +1,245 @@
+"""Choose the stand-in for each entity to swap, and record it in the conversation map.
+
+Guarantees (tested): same type and shape; the same real value gets the same stand-in
+within a conversation; a stand-in never equals a real value or another stand-in of the
+conversation and never occurs in the text already; deterministic from the seed.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from agent.conversation import Conversation, MapEntry, fold
+from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
+from agent.entities import Action, Label, Span
+from agent.local_tasks import SurrogateProposer
+from agent.substitute import formats
+from agent.substitute.dates import shift_date
+from agent.substitute.orgs_places import fake_org, fake_place
+from agent.substitute.persons import PersonSurrogates, derive_partial, parse_name
+from agent.substitute.rng import match_case, rng_for, same_shape
+
+log = logging.getLogger(__name__)
+
+_NORP_POOL = (
+    "Canadian", "Brazilian", "Norwegian", "Kenyan", "Portuguese", "Chilean", "Vietnamese", "Dutch",
+    "Polish", "Irish", "Moroccan", "Filipino", "Austrian", "Peruvian", "Thai", "Ghanaian",
+)
+
+
+def label_text(label: Label, number: int) -> str:
+    return f"[{label.value}_{number}]"
+
+
+def plausible_stand_in(label: Label, real: str, candidate: str) -> bool:
+    """Is candidate an acceptable stand-in for real (used on local-model proposals)?"""
+    if not candidate or fold(candidate) == fold(real) or len(candidate) > max(80, 3 * len(real)):
+        return False
+    if "\n" in candidate and "\n" not in real:
+        return False
+    if label is Label.EMAIL:
+        return re.fullmatch(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}", candidate) is not None
+    if label is Label.PHONE:
+        return abs(len(digits_of(candidate)) - len(digits_of(real))) <= 2 and len(digits_of(candidate)) >= 7
+    if label is Label.CREDIT_CARD:
+        return luhn_valid(candidate) and card_brand(candidate) == card_brand(real)
+    if label is Label.IBAN:
+        return iban_valid(candidate) and candidate.replace(" ", "")[:2] == real.replace(" ", "")[:2]
+    if label is Label.PERSON:
+        return len(candidate.split()) == len(real.split()) and all(
+            re.fullmatch(r"[^\W\d_][\w'’.\-]*", t) for t in candidate.split()
+        )
+    if label is Label.DATE:
+        return bool(re.search(r"\d", candidate)) == bool(re.search(r"\d", real))
+    if label in (Label.ID, Label.USERNAME, Label.SSN):
+        return abs(len(candidate) - len(real)) <= 2
+    return True
+
+
+class Substituter:
+    def __init__(self, level: int = 1, proposer: SurrogateProposer | None = None):
+        self.level = level
+        self.proposer = proposer
+        self.persons = PersonSurrogates()
+
+    def stand_in(self, span: Span, action: Action, text: str, conversation: Conversation) -> MapEntry:
+        """The map entry for span (existing or new; a new one is added to the conversation)."""
+        if span.canonical and fold(span.canonical) != fold(span.text):
+            partial = self._partial(span, action, conversation)
+            if partial is not None:
+                return partial
+        existing = conversation.lookup_real(span.text, action)
+        if existing is not None:
+            return existing
+        stand_in = None
+        if action is Action.REPLACE:
+            stand_in = self._realistic(span, text, conversation)
+        if stand_in is None:  # label mode, or no realistic stand-in could be made
+            action = Action.LABEL
+            existing = conversation.lookup_real(span.text, Action.LABEL)
+            if existing is not None:
+                return existing
+            number = 1 + sum(1 for e in conversation.entries if e.action is Action.LABEL and e.label is span.label)
+            stand_in = label_text(span.label, number)
+            while conversation.is_taken(stand_in) or stand_in in text:
+                number += 1
+                stand_in = label_text(span.label, number)
+        return conversation.add_entry(MapEntry(real=span.text, stand_in=stand_in, label=span.label, action=action))
+
+    def _partial(self, span: Span, action: Action, conversation: Conversation) -> MapEntry | None:
+        existing = conversation.lookup_real(span.text, action)
+        if existing is not None:
+            return existing
+        full = conversation.lookup_real(span.canonical or "", action)
+        if full is None or full.action is not Action.REPLACE or span.label is not Label.PERSON:
+            return None
+        derived = derive_partial(span.text, full.real, full.stand_in)
+        if derived is None or conversation.is_taken(derived):
+            return None
+        return conversation.add_entry(
+            MapEntry(real=span.text, stand_in=derived, label=span.label, action=action, parent=full.real)
+        )
+
+    def _realistic(self, span: Span, text: str, conversation: Conversation) -> str | None:
+        real = span.text
+        text_words = _WordIndex(text)
+
+        def is_free(candidate: str) -> bool:
+            return (
+                fold(candidate) != fold(real)
+                and not conversation.is_taken(candidate)
+                and not text_words.contains(candidate)
+            )
+
+        if self.level >= 2 and self.proposer is not None:
+            try:
+                proposal = self.proposer.propose(text, span)
+            except Exception:  # advisory only
+                log.exception("surrogate proposer failed")
+                proposal = None
+            if proposal and plausible_stand_in(span.label, real, proposal) and is_free(proposal):
+                return proposal
+        for attempt in range(12):
+            rng = rng_for(conversation.seed, span.label.value, fold(real), attempt)
+            try:
+                candidate = self._generate(span, text, conversation, rng, is_free)
+            except (ValueError, IndexError, KeyError):
+                log.debug("no %s stand-in for this value's shape", span.label.value, exc_info=True)
+                return None
+            if candidate and is_free(candidate):
+                return candidate
+        return None
+
+    def _generate(self, span: Span, text: str, conversation: Conversation, rng, is_free) -> str | None:
+        real = span.text
+        label = span.label
+        if label is Label.PERSON:
+            return self.persons.make(real, text[: span.start], conversation, rng, is_free)
+        if label is Label.EMAIL:
+            return formats.fake_email(rng, real, self._people(conversation), self._domain_map(conversation))
+        if label is Label.PHONE:
+            return formats.fake_phone(rng, real)
+        if label is Label.CREDIT_CARD:
+            return formats.fake_card(rng, real)
+        if label is Label.IBAN:
+            return formats.fake_iban(rng, real)
+        if label is Label.SSN:
+            return formats.fake_ssn(rng, real)
+        if label is Label.IP:
+            return formats.fake_ip(rng, real)
+        if label is Label.MAC:
+            return formats.fake_mac(rng, real)
+        if label is Label.URL:
+            return formats.fake_url(rng, real, self._domain_map(conversation))
+        if label is Label.SECRET:
+            return formats.fake_secret(rng, real)
+        if label is Label.DATE:
+            return shift_date(real, conversation.date_shift_days)
+        if label is Label.ORG:
+            return fake_org(rng, real, conversation, is_free)
+        if label is Label.LOCATION:
+            return fake_place(rng, real, is_free)
+        if label is Label.ADDRESS:
+            return self._address(rng, real, is_free)
+        if label is Label.NORP:
+            return match_case(real, rng.choice(_NORP_POOL))
+        if label is Label.USERNAME:
+            return self._username(rng, real, conversation)
+        # ID, MISC and anything else: same length and character classes.
+        if label is Label.MISC and real.replace(" ", "").isalpha():
+            words = [w for w in self.persons.names.last_names("en_US") if w.isalpha()]
+            return " ".join(match_case(t, rng.choice(words)) for t in real.split())
+        return same_shape(rng, real)
+
+    def _address(self, rng, real: str, is_free) -> str:
+        """Numbers change, street and town words change, the layout stays."""
+        words = [w for w in self.persons.names.last_names("en_US") if w.isalpha() and len(w) > 3]
+        street_types = re.compile(r"(?i)^(street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|"
+                                  r"place|pl|apt|apartment|suite|ste|unit|po|p\.o\.|box|floor|fl|[nsew]|north|south|east|west)\.?,?$")
+
+        def swap(match: re.Match[str]) -> str:
+            token = match.group()
+            if any(ch.isdigit() for ch in token):
+                return same_shape(rng, token)
+            if street_types.match(token) or len(token) <= 2 or token.isupper():
+                return token
+            return match_case(token, rng.choice(words))
+
+        return re.sub(r"[^\s,]+", swap, real)
+
+    def _username(self, rng, real: str, conversation: Conversation) -> str:
+        at = "@" if real.startswith("@") else ""
+        body = real[len(at):]
+        for real_first, real_last, fake_first, fake_last in self._people(conversation):
+            digits = re.search(r"\d+$", body)
+            pattern = formats.email_local_pattern(body, real_first, real_last)
+            if pattern:
+                return at + formats.build_local(pattern, fake_first, fake_last) + (same_shape(rng, digits.group()) if digits else "")
+        return at + same_shape(rng, body)
+
+    def _people(self, conversation: Conversation) -> list[tuple[str, str, str, str]]:
+        people = []
+        names = self.persons.names
+        for entry in conversation.entries:
+            if entry.label is not Label.PERSON or entry.action is not Action.REPLACE:
+                continue
+            real = parse_name(entry.real, None, names)
+            fake = entry.stand_in.split()[len(real.titles):]
+            fake = fake[: len(real.parts)]
+            if len(fake) != len(real.parts) or not real.parts:
+                continue
+            if len(real.parts) == 1:
+                if real.roles[0] == "first":
+                    people.append((real.parts[0], "", fake[0], ""))
+            else:
+                people.append((real.parts[0], real.parts[-1], fake[0], fake[-1]))
+        # Full names first: "sarah.mitchell" should match Sarah Mitchell, not a lone "Sarah".
+        return sorted(people, key=lambda p: not p[1])
+
+    def _domain_map(self, conversation: Conversation) -> dict[str, str]:
+        mapping = {}
+        for entry in conversation.entries:
+            if entry.label is Label.EMAIL and "@" in entry.real and "@" in entry.stand_in:
+                mapping.setdefault(entry.real.rpartition("@")[2].lower(), entry.stand_in.rpartition("@")[2].lower())
+        return mapping
+
+
+class _WordIndex:
+    """Whole-word, case-insensitive 'does this already occur in the text' checks."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.folded = text.casefold()
+
+    def contains(self, candidate: str) -> bool:
+        needle = candidate.casefold()
+        start = self.folded.find(needle)
+        while start != -1:
+            end = start + len(needle)
+            before = self.folded[start - 1] if start else " "
+            after = self.folded[end] if end < len(self.folded) else " "
+            if not before.isalnum() and not after.isalnum():
+                return True
+            start = self.folded.find(needle, start + 1)
+        return False
