@@ -89,18 +89,26 @@ def request_lock(path: Path | None = None, reason: str = "lock") -> None:
     keyring/VEIL_PASSPHRASE store unlocks itself again), "wipe" (the vault is gone)."""
     path = path or default_vault_path()
     target = lock_request_path(path)
+    # A new file each time (written aside, then renamed): its inode changes even when two
+    # requests fall in the same file-system time tick.
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
-        target.write_text(f"{reason} {time.time_ns()}\n", encoding="utf-8")
+        tmp.write_text(f"{reason} {time.time_ns()}\n", encoding="utf-8")
+        os.replace(tmp, target)
     except OSError as exc:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
         raise os_error(exc, target, "ask other Veil processes to lock the vault") from exc
 
 
-def _lock_stamp(path: Path) -> tuple[int, int] | None:
+def _lock_stamp(path: Path) -> tuple[int, int, int] | None:
     try:
         st = os.stat(lock_request_path(path))
     except OSError:
         return None
-    return (st.st_mtime_ns, st.st_size)
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def _lock_reason(path: Path) -> str:
@@ -191,7 +199,7 @@ class VaultStore:
         self._locking = False
         self._closed = False
         self._lock_reason = ""
-        self._stamp: tuple[int, int] | None = None
+        self._stamp: tuple[int, int, int] | None = None
         self._last_used = time.monotonic()
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
@@ -455,7 +463,7 @@ class VaultStore:
             self._active += 1
             return self._pool
 
-    def _on_lock_request(self, stamp: tuple[int, int] | None, reason: str) -> None:
+    def _on_lock_request(self, stamp: tuple[int, int, int] | None, reason: str) -> None:
         """Another process wrote the lock-request file (caller holds _cond)."""
         self._stamp = stamp
         if self._key is None:
