@@ -387,12 +387,13 @@ class LocalModel:
 
     def choose(
         self,
-        prompt: str,
+        prompt: str | Sequence[Mapping[str, str]],
         options: Sequence[str],
         *,
         time_budget_s: float | None = None,
     ) -> Choice:
-        """Which option the model would write next after `prompt` (raw text).
+        """Which option the model would write next after `prompt` (raw text), or as the
+        start of its answer to `prompt` given as chat messages.
 
         Options are compared by the logit of their first token, so their first tokens must
         differ (e.g. " keep" / " swap"; include the leading space as it would be written)."""
@@ -410,7 +411,11 @@ class LocalModel:
                 first[option] = ids[0]
             if len(set(first.values())) != len(first):
                 raise ValueError(f"options {list(options)} share a first token")
-            tokens = self._tokens(prompt, templated=False)
+            if isinstance(prompt, str):
+                tokens = self._tokens(prompt, templated=False)
+            else:
+                text, _ = self.render_chat(prompt)
+                tokens = self._tokens(text, templated=self._formatter is not None)
             if len(tokens) + 1 > self.n_ctx:
                 return Choice(None, finish="too_long", elapsed_s=time.monotonic() - started)
             if not self._prefill(tokens, deadline):

@@ -1,0 +1,141 @@
+"""(a) Relevance judge (LOPSIDED's semantic awareness): does the answer to this prompt
+depend on the real entity (keep), or would a made-up one of the same kind do (swap)?
+
+The model never writes free text here: for each entity it picks " keep" or " swap" as
+its next token (`LocalModel.choose`), so the answer is one of the two by construction.
+Base models get a few-shot prompt and a calibrated decision (the logit margin minus the
+margin on a content-free input, after Zhao et al. 2021 "Calibrate before use": tiny
+models have a strong prior for one label). Close calls return None ("no opinion"), and
+the engine's own rules decide.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Sequence
+
+from agent.entities import Label, Span
+from models.runtime import LocalModel
+from models.tasks.common import Budget, one_line, window
+
+log = logging.getLogger(__name__)
+
+_KIND = {
+    Label.PERSON: "person",
+    Label.ORG: "organisation",
+    Label.LOCATION: "place",
+    Label.ADDRESS: "address",
+    Label.NORP: "group",
+    Label.DATE: "date",
+    Label.MISC: "name",
+}
+
+# Our own examples (not from any evaluation set), alternating so the last one does not
+# bias the answer.
+FEW_SHOT = (
+    ("What is the population of Chicago?", "Chicago", "keep"),
+    ("Write an email to my colleague Sarah Miller asking to move our meeting to Friday.", "Sarah Miller", "swap"),
+    ("Summarize the main scientific achievements of Marie Curie.", "Marie Curie", "keep"),
+    ("My landlord at Greenfield Properties will not return my deposit. What can I do?", "Greenfield Properties", "swap"),
+    ("How does the Toyota Prius hybrid system work?", "Toyota", "keep"),
+    ("I live in Dayton and want to start running. Make me a 6 week plan.", "Dayton", "swap"),
+    ("Plan a three day trip to Kyoto with temples and food markets.", "Kyoto", "keep"),
+    ("Tell Tom politely that his report is late again.", "Tom", "swap"),
+)
+
+INSTRUCTIONS = (
+    "Decide whether answering a request needs the real entity (keep) or would be just as "
+    "good with a made-up entity of the same kind (swap). Keep public people, places, "
+    "organisations, products and works the request asks about; swap private people, the "
+    "user's own places, employers and clients."
+)
+
+SYSTEM = (
+    INSTRUCTIONS + " Reply with exactly one word: keep or swap."
+)
+
+
+def _example(request: str, entity: str) -> str:
+    return f"Request: {one_line(request)}\nEntity: {one_line(entity, 200)}\nDecision:"
+
+
+def base_prompt_header() -> str:
+    shots = "\n\n".join(f"{_example(r, e)} {d}" for r, e, d in FEW_SHOT)
+    return f"{INSTRUCTIONS}\n\n{shots}\n\n"
+
+
+class LocalRelevanceJudge:
+    """agent.local_tasks.RelevanceJudge over a LocalModel."""
+
+    def __init__(
+        self,
+        model: LocalModel,
+        *,
+        time_budget_s: float = 8.0,
+        threshold: float | None = None,
+        max_chars: int = 1200,
+    ):
+        self.model = model
+        self.time_budget_s = time_budget_s
+        self.chat = model.has_chat_template
+        # Margins within ±threshold are "unsure" (None).
+        self.threshold = threshold if threshold is not None else (0.5 if self.chat else 1.0)
+        self.max_chars = max_chars
+        self._bias: float | None = None
+        self._header = base_prompt_header()
+
+    def judge(self, text: str, spans: Sequence[Span]) -> list[bool | None]:
+        budget = Budget(self.time_budget_s)
+        verdicts: list[bool | None] = []
+        for span in spans:
+            if budget.expired:
+                verdicts.append(None)
+                continue
+            verdicts.append(self._one(text, span, budget))
+        return verdicts
+
+    def margin(self, text: str, span: Span, budget: Budget | None = None) -> float | None:
+        """Calibrated keep-vs-swap logit margin (positive: keep), None when not computed."""
+        budget = budget or Budget(self.time_budget_s)
+        piece, offset = window(text, span.start, span.end, self.max_chars)
+        entity = span.text
+        if self.chat:
+            kind = _KIND.get(span.label, "entity")
+            messages = [
+                {"role": "system", "content": SYSTEM},
+                {"role": "user", "content": f"Request: {piece}\n\nEntity ({kind}): {entity}\n\nkeep or swap?"},
+            ]
+            choice = self.model.choose(messages, ["keep", "swap"], time_budget_s=budget.remaining())
+            if choice.best is None:
+                return None
+            return choice.margin("keep", "swap")
+        bias = self._calibration(budget)
+        if bias is None:
+            return None
+        choice = self.model.choose(
+            self._header + _example(piece, entity), [" keep", " swap"], time_budget_s=budget.remaining()
+        )
+        if choice.best is None:
+            return None
+        return choice.margin(" keep", " swap") - bias
+
+    def _one(self, text: str, span: Span, budget: Budget) -> bool | None:
+        try:
+            m = self.margin(text, span, budget)
+        except ValueError as exc:  # e.g. a tokenizer where keep/swap share a first token
+            log.warning("relevance judge unusable with this model: %s", exc)
+            return None
+        if m is None or abs(m) <= self.threshold:
+            return None
+        return m > 0
+
+    def _calibration(self, budget: Budget) -> float | None:
+        """The margin on a content-free request: the model's prior, subtracted later."""
+        if self._bias is None:
+            choice = self.model.choose(
+                self._header + _example("N/A", "N/A"), [" keep", " swap"], time_budget_s=budget.remaining()
+            )
+            if choice.best is None:
+                return None
+            self._bias = choice.margin(" keep", " swap")
+        return self._bias

@@ -1,0 +1,227 @@
+"""(c) Level-2 stand-ins: a replacement that fits the context (a Japanese colleague gets
+a Japanese name, a Bavarian town another Bavarian town), proposed by the local model and
+accepted only when `validate_surrogate` says it has the right type and shape.
+
+Only names of people, organisations and places (and usernames / code names) are asked
+for: identifiers with checksums or formats (cards, IBANs, phones, emails, dates) are
+made better by the rule-based generators, so the proposer returns None for them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from agent.entities import Label, Span
+from models.runtime import LocalModel
+from models.tasks.common import Budget, one_line, window
+
+log = logging.getLogger(__name__)
+
+PROPOSED_LABELS = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.USERNAME, Label.MISC})
+
+_KIND = {
+    Label.PERSON: "person",
+    Label.ORG: "organisation",
+    Label.LOCATION: "place",
+    Label.USERNAME: "username",
+    Label.MISC: "name",
+}
+
+FEW_SHOT = (
+    ("Please write a birthday card for [Anjali Gupta] from her team in Pune.", "person", "Priya Sharma"),
+    ("I work at [Brightline Logistics GmbH] and need a reference letter.", "organisation", "Nordweg Transport GmbH"),
+    ("We are moving from Leeds to [Harrogate] next spring.", "place", "Ripon"),
+    ("Ask [Kenji Watanabe] to send the slides.", "person", "Takeshi Yamamoto"),
+    ("My account [mike_t1988] was locked.", "username", "dave_r1990"),
+)
+INSTRUCTIONS = (
+    "Replace the entity in brackets with a different, realistic one of the same kind that "
+    "fits the text: same gender and cultural origin for people, same country and size for "
+    "places, same industry and legal form for organisations, same style for usernames."
+)
+SYSTEM = (
+    INSTRUCTIONS + " Never repeat the original or any part of it. Answer with the replacement only."
+)
+SCHEMA = {
+    "type": "object",
+    "properties": {"replacement": {"type": "string", "maxLength": 60}},
+    "required": ["replacement"],
+}
+
+
+def _example(text: str, kind: str) -> str:
+    return f"Text: {one_line(text, 800)}\nKind: {kind}\nReplacement:"
+
+
+def base_prompt_header() -> str:
+    shots = "\n\n".join(f"{_example(t, k)} {r}" for t, k, r in FEW_SHOT)
+    return f"{INSTRUCTIONS}\n\n{shots}\n\n"
+
+
+class LocalSurrogateProposer:
+    """agent.local_tasks.SurrogateProposer over a LocalModel."""
+
+    def __init__(self, model: LocalModel, *, time_budget_s: float = 8.0, max_chars: int = 600):
+        self.model = model
+        self.time_budget_s = time_budget_s
+        self.max_chars = max_chars
+        self._header = base_prompt_header()
+
+    def propose(self, text: str, span: Span) -> str | None:
+        if span.label not in PROPOSED_LABELS:
+            return None
+        if not (0 <= span.start < span.end <= len(text)) or text[span.start : span.end] != span.text:
+            return None  # the span does not describe this text
+        budget = Budget(self.time_budget_s)
+        piece, offset = window(text, span.start, span.end, self.max_chars)
+        start, end = span.start - offset, span.end - offset
+        marked = f"{piece[:start]}[{piece[start:end]}]{piece[end:]}"
+        kind = _KIND[span.label]
+        if self.model.has_chat_template:
+            result = self.model.complete_json(
+                [
+                    {"role": "system", "content": SYSTEM},
+                    {"role": "user", "content": f"Text: {marked}\nKind: {kind}"},
+                ],
+                SCHEMA,
+                max_tokens=40,
+                time_budget_s=budget.remaining(),
+            )
+            value = result.value
+            proposal = value.get("replacement") if isinstance(value, dict) else None
+        else:
+            gen = self.model.complete(
+                self._header + _example(marked, kind),
+                max_tokens=16,
+                stop=["\n"],
+                time_budget_s=budget.remaining(),
+            )
+            proposal = gen.text if gen.ok else None
+        if not isinstance(proposal, str):
+            return None
+        return validate_surrogate(span.text, proposal, span.label, text)
+
+
+# -- validation ----------------------------------------------------------------------------
+_TITLE = re.compile(r"^(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sir|Dame|Rev)\.?\s+)+")
+_PERSON_TOKEN = re.compile(r"^[^\W\d_][^\W\d_'’.-]*(?:['’-][^\W\d_]+)*\.?$")
+_PLACE_TOKEN = re.compile(r"^[^\W\d_][^\W\d_'’.-]*(?:['’-][^\W\d_]+)*[.,]?$")
+_ORG_TOKEN = re.compile(r"^[\w&'’.,+-]+$")
+_USERNAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+LEGAL_SUFFIXES = (
+    "inc", "inc.", "ltd", "ltd.", "llc", "plc", "gmbh", "ag", "sa", "s.a.", "sarl", "srl",
+    "bv", "b.v.", "nv", "oy", "ab", "as", "a/s", "co.", "corp", "corp.", "corporation",
+    "limited", "company", "kg", "pty", "pvt", "spa", "s.p.a.",
+)
+
+
+def validate_surrogate(original: str, proposal: str, label: Label, text: str = "") -> str | None:
+    """The cleaned proposal when it can stand in for `original` (same type and shape, not
+    equal to it, sharing no name part with it, not already in the text), else None."""
+    candidate = _clean(proposal)
+    if not candidate or "\n" in candidate or len(candidate) > max(40, 3 * len(original)):
+        return None
+    if candidate.casefold() == original.casefold():
+        return None
+    if text and candidate.casefold() in text.casefold():
+        return None  # would be confused with a real mention when restoring
+    check = _CHECKS.get(label)
+    if check is None:
+        return None
+    return check(original, candidate)
+
+
+def _clean(proposal: str) -> str:
+    text = proposal.strip().splitlines()[0].strip() if proposal.strip() else ""
+    text = text.strip(" \t\"'`“”‘’[]()<>*")
+    return " ".join(text.split()).rstrip(".,;:!?") if text else ""
+
+
+def _tokens(value: str) -> list[str]:
+    return [t for t in re.split(r"[\s]+", value) if t]
+
+
+def _shares_a_part(original: str, candidate: str) -> bool:
+    """Any name part of 2+ letters in common ("Anna Smith" -> "Jane Smith" reveals Smith)."""
+    a = {t.casefold().strip(".,'’") for t in _tokens(original)}
+    b = {t.casefold().strip(".,'’") for t in _tokens(candidate)}
+    return any(len(t) >= 2 for t in a & b)
+
+
+def _person(original: str, candidate: str) -> str | None:
+    title = _TITLE.match(original)
+    bare_original = original[title.end() :] if title else original
+    candidate_title = _TITLE.match(candidate)
+    bare = candidate[candidate_title.end() :] if candidate_title else candidate
+    parts, want = _tokens(bare), _tokens(bare_original)
+    if not parts or abs(len(parts) - len(want)) > 1 or len(parts) > 4:
+        return None
+    if not all(_PERSON_TOKEN.match(p) for p in parts):
+        return None
+    if any(w[:1].isupper() for w in want) and not all(p[:1].isupper() for p in parts):
+        return None
+    if _shares_a_part(bare_original, bare):
+        return None
+    return f"{title.group(0)}{bare}" if title else bare  # keep the original's title
+
+
+def _place(original: str, candidate: str) -> str | None:
+    parts = _tokens(candidate)
+    if not parts or len(parts) > max(5, len(_tokens(original)) + 2):
+        return None
+    if not all(_PLACE_TOKEN.match(p) for p in parts) or not candidate[:1].isupper():
+        return None
+    if _shares_a_part(original, candidate) and len(_tokens(original)) == 1:
+        return None
+    return candidate
+
+
+def _org(original: str, candidate: str) -> str | None:
+    parts = _tokens(candidate)
+    if not parts or len(parts) > max(6, len(_tokens(original)) + 2):
+        return None
+    if not all(_ORG_TOKEN.match(p) for p in parts) or not candidate[:1].isalnum():
+        return None
+    if original[:1].isupper() and not (candidate[:1].isupper() or candidate[:1].isdigit()):
+        return None  # "name Ltd" is junk, not a company
+    suffix = _tokens(original)[-1].casefold() if _tokens(original) else ""
+    if suffix in LEGAL_SUFFIXES and parts[-1].casefold() not in LEGAL_SUFFIXES:
+        candidate = f"{candidate} {_tokens(original)[-1]}"  # same legal form
+    distinctive = [t for t in _tokens(original) if t.casefold() not in LEGAL_SUFFIXES]
+    if _shares_a_part(" ".join(distinctive), candidate):
+        return None
+    return candidate
+
+
+def _username(original: str, candidate: str) -> str | None:
+    at = original.startswith("@")
+    bare = candidate.lstrip("@")
+    if not _USERNAME.match(bare):
+        return None
+    want = len(original.lstrip("@"))
+    if not (max(2, want // 2) <= len(bare) <= want * 2 + 2):
+        return None
+    return f"@{bare}" if at else bare
+
+
+def _misc(original: str, candidate: str) -> str | None:
+    parts = _tokens(candidate)
+    if not parts or len(parts) > max(5, len(_tokens(original)) + 2):
+        return None
+    if not all(re.match(r"^[\w&'’.,+-]+$", p) for p in parts):
+        return None
+    if _shares_a_part(original, candidate):
+        return None
+    if original[:1].isupper() and not candidate[:1].isupper():
+        return None
+    return candidate
+
+
+_CHECKS = {
+    Label.PERSON: _person,
+    Label.LOCATION: _place,
+    Label.ORG: _org,
+    Label.USERNAME: _username,
+    Label.MISC: _misc,
+}
