@@ -57,6 +57,7 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: bytes
+    at: float = field(default_factory=time.perf_counter)  # when the request line arrived
 
     @property
     def json(self) -> Any:

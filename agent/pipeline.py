@@ -1,0 +1,361 @@
+"""The end-to-end send of one message in a conversation:
+
+    typed text -> detect, decide, substitute (engine.sanitize)
+               -> store (map entries + the message, state SENDING, one transaction)
+               -> provider stream (earlier turns sent as they were sent: stand-ins only)
+               -> streaming restore (real values back, spans for highlighting)
+               -> store (ANSWERED, or FAILED / CANCELLED / UNSENT with the error)
+
+    sender = Sender(engine, store, provider, params=params_from_settings(settings))
+    reply = sender.send(conversation, "Draft a reply to Anjali ...")
+    print(reply.sent_text)                 # exactly what leaves the machine
+    for chunk in reply:                    # SendChunk(text, spans), restored
+        show(chunk.text, chunk.spans)
+    reply.result                           # RestoreResult of the whole answer
+    reply.cancel()                         # from another thread: Stop
+
+The user's message is stored before anything is sent and is never lost: a failed
+request leaves it FAILED (or UNSENT when nothing left the machine) with the error text,
+and `sender.retry(conversation, message_id)` sends it again in place.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Iterator, Mapping
+
+from agent.conversation import Conversation, ConversationStore, Message, MessageState
+from agent.entities import Action, RestoredSpan, RestoreResult, SanitizeResult
+from agent.providers.base import CancelToken, ChatMessage, GenerationParams, Provider
+from agent.providers.errors import Cancelled, MissingApiKey, ProviderError
+
+log = logging.getLogger("veil.pipeline")
+
+# States a message can be sent again from.
+RETRYABLE_STATES = (MessageState.UNSENT, MessageState.FAILED, MessageState.CANCELLED)
+TITLE_CHARS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class SendChunk:
+    """A piece of the restored answer, ready to show.
+
+    `start` is its offset in the whole restored answer; each span's offsets are in the
+    whole restored answer too (so chunk-relative: span.start - chunk.start)."""
+
+    text: str
+    start: int
+    spans: tuple[RestoredSpan, ...] = ()
+
+
+@dataclass
+class SendTimings:
+    """Seconds, measured with time.perf_counter()."""
+
+    prepare_s: float = 0.0  # sanitize + store + audit: added before the request leaves
+    first_chunk_s: float | None = None  # from send() to the first restored text
+    total_s: float | None = None
+    restore_s: float = 0.0  # time spent in the streaming restorer, all chunks together
+    chunks: int = 0
+
+
+class MessageNotRetryable(ValueError):
+    """retry() on a message that was answered, or is being sent."""
+
+
+class SendStream(Iterator[SendChunk]):
+    """One message on its way: iterate for the restored answer.
+
+    Before iterating, `message` (stored, with its id), `sanitized` and `request` (the
+    exact messages sent) are already set. Iterating sends the request; it raises the
+    provider's exception (agent.providers.errors) after storing the message's state.
+    Once exhausted: `result` (RestoreResult), `finish_reason`, `timings`."""
+
+    def __init__(
+        self,
+        sender: "Sender",
+        conversation: Conversation,
+        message: Message,
+        sanitized: SanitizeResult,
+        request: list[ChatMessage],
+        model: str,
+        cancel: CancelToken | threading.Event | None,
+        started: float,
+    ):
+        self.sender = sender
+        self.conversation = conversation
+        self.message = message
+        self.sanitized = sanitized
+        self.request = request
+        self.model = model
+        self.cancel_token = cancel if cancel is not None else CancelToken()
+        self.result: RestoreResult | None = None
+        self.finish_reason = ""
+        self.error: BaseException | None = None
+        self.timings = SendTimings()
+        self._started = started
+        self._chunks = self._run()
+
+    @property
+    def sent_text(self) -> str:
+        """The new user message as sent (sanitized)."""
+        return self.sanitized.sanitized
+
+    def __iter__(self) -> "SendStream":
+        return self
+
+    def __next__(self) -> SendChunk:
+        return next(self._chunks)
+
+    def cancel(self) -> None:
+        """Stop the answer (safe from any thread). Iteration then raises Cancelled."""
+        self.cancel_token.set()
+
+    def close(self) -> None:
+        self._chunks.close()
+
+    def text(self) -> str:
+        """Consume the whole answer and return it restored (raises like iteration)."""
+        for _ in self:
+            pass
+        assert self.result is not None
+        return self.result.text
+
+    def _run(self) -> Iterator[SendChunk]:
+        sender, message = self.sender, self.message
+        engine, store, provider = sender.engine, sender.store, sender.provider
+        restorer = engine.streaming_restorer(self.conversation)
+        shown: list[str] = []
+        shown_length = 0
+        audit_id = None
+        stream = None
+
+        def restored(piece) -> SendChunk | None:
+            nonlocal shown_length
+            if not piece.text:
+                return None
+            chunk = SendChunk(piece.text, shown_length, tuple(piece.spans))
+            shown.append(piece.text)
+            shown_length += len(piece.text)
+            return chunk
+
+        try:
+            stream = provider.stream(self.request, self.model or None, sender.params, self.cancel_token)
+            audit_id = sender._audit_request(self.conversation, message, self.model)
+            for piece in stream:
+                began = time.perf_counter()
+                out = restored(restorer.feed(piece))
+                self.timings.restore_s += time.perf_counter() - began
+                self.timings.chunks += 1
+                if out is not None:
+                    if self.timings.first_chunk_s is None:
+                        self.timings.first_chunk_s = time.perf_counter() - self._started
+                    yield out
+            tail = restored(restorer.finish())
+            if tail is not None:
+                yield tail
+        except BaseException as exc:  # provider errors, Cancelled, Ctrl-C, close(), bugs
+            self.error = exc
+            # What the restorer still holds back may be the start of a stand-in: it is not
+            # shown (never half a value). `received` keeps it, so nothing is lost.
+            partial = restorer.result()
+            self.result = partial
+            state, note = _state_for(exc)
+            if stream is None and state is MessageState.FAILED:
+                state = MessageState.UNSENT  # refused before the request was built: nothing left
+            message.received = restorer.received
+            message.shown = partial.text
+            message.state = state
+            message.error = note
+            sender._store_message(message)
+            sender._finish_audit(audit_id, len(message.received), state.value)
+            if stream is not None:
+                stream.close()
+            raise
+        self.result = restorer.result()
+        self.finish_reason = stream.finish_reason
+        self.timings.total_s = time.perf_counter() - self._started
+        message.received = restorer.received
+        message.shown = self.result.text
+        message.state = MessageState.ANSWERED
+        message.error = ""
+        sender._store_message(message)
+        sender._finish_audit(audit_id, len(message.received), "answered")
+
+
+def _state_for(exc: BaseException) -> tuple[MessageState, str]:
+    if isinstance(exc, (Cancelled, KeyboardInterrupt, GeneratorExit)):
+        return MessageState.CANCELLED, "cancelled"
+    if isinstance(exc, MissingApiKey):
+        return MessageState.UNSENT, str(exc)  # nothing left the machine
+    if isinstance(exc, ProviderError):
+        return MessageState.FAILED, str(exc)
+    return MessageState.FAILED, f"internal error: {type(exc).__name__}: {exc}"
+
+
+class Sender:
+    """Sends messages of conversations through one provider. Thread-safe enough for a
+    UI: each send() returns its own SendStream, to be iterated in a worker thread."""
+
+    def __init__(
+        self,
+        engine,
+        store: ConversationStore,
+        provider: Provider,
+        *,
+        params: GenerationParams | None = None,
+        model: str | None = None,
+        system_prompt: str = "",
+    ):
+        self.engine = engine
+        self.store = store
+        self.provider = provider
+        self.params = params or GenerationParams()
+        self.model = model if model is not None else provider.config.model
+        # Sent as is with every request: it must not contain personal data.
+        self.system_prompt = system_prompt
+
+    # -- public API --------------------------------------------------------------------------
+    def preview(
+        self, conversation: Conversation, text: str, overrides: Mapping[str, Action] | None = None
+    ) -> SanitizeResult:
+        """What would be sent (for the preview). Pass it to send(sanitized=...) so that
+        exactly what the user saw is sent. Adds map entries to the conversation (in memory)."""
+        return self.engine.sanitize(text, conversation, overrides)
+
+    def send(
+        self,
+        conversation: Conversation,
+        text: str,
+        *,
+        overrides: Mapping[str, Action] | None = None,
+        sanitized: SanitizeResult | None = None,
+        cancel: CancelToken | threading.Event | None = None,
+    ) -> SendStream:
+        """Sanitize and store the message now; the request goes out when the returned
+        stream is iterated. Raises agent.engine.InputRejected (nothing stored) for text the
+        engine refuses, and the store's errors (e.g. a locked vault) before anything is sent."""
+        started = time.perf_counter()
+        if sanitized is None or sanitized.original != text:
+            sanitized = self.engine.sanitize(text, conversation, overrides)
+        message = Message(
+            conversation_id=conversation.id,
+            typed=text,
+            sent=sanitized.sanitized,
+            state=MessageState.SENDING,
+            provider=self.provider.kind,
+            model=self.model,
+        )
+        return self._start(conversation, message, sanitized, cancel, started)
+
+    def retry(
+        self, conversation: Conversation, message_id: int, *, cancel: CancelToken | threading.Event | None = None
+    ) -> SendStream:
+        """Send a FAILED / UNSENT / CANCELLED message again, in place (same id)."""
+        started = time.perf_counter()
+        message = next((m for m in self.store.list_messages(conversation.id) if m.id == message_id), None)
+        if message is None:
+            raise KeyError(f"no message {message_id} in conversation {conversation.id}")
+        if message.state not in RETRYABLE_STATES:
+            raise MessageNotRetryable(f"message {message_id} is {message.state.value}; only unsent or failed messages are sent again")
+        # Sanitize again: the map is the conversation's, so the stand-ins are the same.
+        sanitized = self.engine.sanitize(message.typed, conversation)
+        message.sent = sanitized.sanitized
+        message.received = message.shown = message.error = ""
+        message.state = MessageState.SENDING
+        message.provider = self.provider.kind
+        message.model = self.model
+        return self._start(conversation, message, sanitized, cancel, started)
+
+    def history(self, conversation_id: str, before: int | None = None) -> list[ChatMessage]:
+        """Earlier answered turns as they were sent and received: stand-ins, never real values."""
+        turns: list[ChatMessage] = []
+        for m in self.store.list_messages(conversation_id):
+            if before is not None and m.id is not None and m.id >= before:
+                break
+            if m.state is MessageState.ANSWERED and m.sent:
+                turns.append(ChatMessage("user", m.sent))
+                turns.append(ChatMessage("assistant", m.received))
+        return turns
+
+    # -- internals -------------------------------------------------------------------------------
+    def _start(
+        self,
+        conversation: Conversation,
+        message: Message,
+        sanitized: SanitizeResult,
+        cancel: CancelToken | threading.Event | None,
+        started: float,
+    ) -> SendStream:
+        if not conversation.title:
+            conversation.title = _title_for(message.typed)
+        retrying = message.id is not None
+        history = self.history(conversation.id, before=message.id if retrying else None)
+        self._store_turn(conversation, message)
+        request = [*([ChatMessage("system", self.system_prompt)] if self.system_prompt else []), *history,
+                   ChatMessage("user", sanitized.sanitized)]
+        reply = SendStream(self, conversation, message, sanitized, request, self.model, cancel, started)
+        reply.timings.prepare_s = time.perf_counter() - started
+        return reply
+
+    def _store_turn(self, conversation: Conversation, message: Message) -> None:
+        """Map entries and the message together: the vault never holds a sent text whose
+        stand-ins it could not restore."""
+        save_turn = getattr(self.store, "save_turn", None)
+        if save_turn is not None:
+            save_turn(conversation, message)
+            return
+        self.store.save_conversation(conversation)
+        if message.id is None:
+            self.store.add_message(message)
+        else:
+            self.store.update_message(message)
+
+    def _store_message(self, message: Message) -> None:
+        try:
+            self.store.update_message(message)
+        except Exception:
+            # The answer was shown; the store failing (vault locked, disk full) must not
+            # hide the provider's own outcome. It is logged; the caller still sees it.
+            log.exception("could not store message %s", message.id)
+
+    def _audit_request(self, conversation: Conversation, message: Message, model: str) -> int | None:
+        record = getattr(self.store, "record_request", None)
+        if record is None:
+            return None
+        try:
+            return record(
+                self.provider.kind,
+                model,
+                message.sent,  # sanitized text only
+                conversation_id=conversation.id,
+                message_id=message.id,
+                status="sent",
+            )
+        except Exception:
+            log.exception("could not record the request in the audit log")
+            return None
+
+    def _finish_audit(self, audit_id: int | None, received_chars: int, status: str) -> None:
+        finish = getattr(self.store, "finish_request", None)
+        if audit_id is None or finish is None:
+            return
+        try:
+            finish(audit_id, received_chars=received_chars, status=status)
+        except Exception:
+            log.exception("could not update the audit log")
+
+
+def _title_for(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
+
+
+def open_conversation(store: ConversationStore, conversation_id: str | None = None) -> Conversation:
+    """The stored conversation, or a new one when conversation_id is None."""
+    if conversation_id is None:
+        return store.create_conversation()
+    return store.load_conversation(conversation_id)
