@@ -93,7 +93,7 @@ def _list(args: argparse.Namespace) -> int:
     for e in catalog:
         state = "installed" if e.is_installed() else ("bundled" if e.is_bundled else "-")
         mark = "* " if e.name == current else "  "
-        print(f"{mark}{e.name:28} {_human(e.size):>9}  {e.licence[:28]:28} {', '.join(e.tasks) or '-':34} {state}")
+        print(f"{mark}{e.name:28} {_human(e.size):>9}  {e.licence[:28]:28} {', '.join(e.tasks) or '-':38} {state}")
     for m in extra:
         mark = "* " if str(m.path) == current else "  "
         print(f"{mark}{m.path.name:28} {_human(m.size):>9}  (not in the catalog)")
