@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from vault_support are redefined as arguments)
 """`veil vault ...` commands, run through argparse like the real entry point."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from vault_support are redefined as arguments)
 """Many writers and readers at once: threads of one process, and another process."""
 
 from __future__ import annotations

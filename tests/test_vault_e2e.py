@@ -16,7 +16,7 @@ PASS = "end to end passphrase"
 def _veil(args: list[str], stdin: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     code = "import sys; from agent.cli import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run(
-        [sys.executable, "-c", code, *args], input=stdin, capture_output=True, text=True, timeout=300,
+        [sys.executable, "-c", code, *args], check=False, input=stdin, capture_output=True, text=True, timeout=300,
         cwd=REPO, env=env,
     )
 

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from vault_support are redefined as arguments)
 """The file on disk: proof of encryption, damaged files, full disk, read-only places,
 a vault from a newer Veil. Nothing is ever overwritten or half-written."""
 
@@ -22,9 +23,9 @@ from agent.vault import (
     VaultStore,
     VaultTooNew,
     VaultUnavailable,
+    db,
     move_vault_aside,
 )
-from agent.vault import db
 from agent.vault.keys import derive_key, read_header
 
 PASS = "file tests passphrase"
@@ -113,12 +114,10 @@ def test_damaged_page_is_a_clear_error_and_the_file_is_kept(vault_path):
         f.seek(4096 * 20 + 500)
         f.write(os.urandom(64))
     damaged = file_state(vault_path)
-    with pytest.raises(VaultCorrupt, match="damaged"):
-        with _store(vault_path) as store:
-            store.list_messages("big")
-    with pytest.raises(VaultCorrupt):
-        with _store(vault_path) as store:
-            store.list_messages("big")  # never silently replaced by a fresh vault
+    with pytest.raises(VaultCorrupt, match="damaged"), _store(vault_path) as store:
+        store.list_messages("big")
+    with pytest.raises(VaultCorrupt), _store(vault_path) as store:
+        store.list_messages("big")  # never silently replaced by a fresh vault
     assert file_state(vault_path) == damaged
 
     aside = move_vault_aside(vault_path, reason="corrupt")  # the user's explicit choice
@@ -213,19 +212,17 @@ def test_read_only_folder_existing_vault(public_dir):
     with VaultStore(path, passphrase=PASS, scrypt_n=FAST_N) as store:
         store.create_conversation("c")
     before = file_state(path)
-    with _unwritable(public_dir):
-        with pytest.raises(VaultUnavailable):
-            with VaultStore(path, passphrase=PASS) as store:
-                store.create_conversation("d")
+    with _unwritable(public_dir), pytest.raises(VaultUnavailable):
+        with VaultStore(path, passphrase=PASS) as store:
+            store.create_conversation("d")
     assert file_state(path) == before
     assert sorted(p.name for p in public_dir.iterdir()) == ["vault.db", "vault.db.header"]
 
 
 def test_read_only_folder_new_vault(public_dir):
     path = public_dir / "vault.db"
-    with _unwritable(public_dir):
-        with pytest.raises(VaultReadOnly, match="not writable"):
-            VaultStore(path, passphrase=PASS, scrypt_n=FAST_N)
+    with _unwritable(public_dir), pytest.raises(VaultReadOnly, match="not writable"):
+        VaultStore(path, passphrase=PASS, scrypt_n=FAST_N)
     assert list(public_dir.iterdir()) == []  # nothing half-created
 
 

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from vault_support are redefined as arguments)
 """Key management: keyring mode, passphrase mode (scrypt + header), VEIL_PASSPHRASE,
 wrong keys (file untouched), key changes and interrupted key changes."""
 
@@ -17,10 +18,11 @@ from agent.vault import (
     PassphraseRequired,
     VaultStore,
     WrongKey,
+    db,
     keyring_status,
+    keys,
     open_default_store,
 )
-from agent.vault import db, keys
 from agent.vault.keys import read_header
 
 

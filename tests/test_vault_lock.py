@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from vault_support are redefined as arguments)
 """Lock, unlock, auto-lock after idle time, and locks asked for by other processes
 (`veil vault lock`, a key change, a wipe)."""
 

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from vault_support are redefined as arguments)
 """Schema migrations, from the first version to the current one, on real SQLCipher files."""
 
 from __future__ import annotations

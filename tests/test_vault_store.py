@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (pytest fixtures imported from vault_support are redefined as arguments)
 """VaultStore as a ConversationStore, plus audit log, settings, retention, export, wipe,
 and persistence across processes. Real SQLCipher files under VEIL_HOME=tmp."""
 

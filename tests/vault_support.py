@@ -83,7 +83,7 @@ def run_python(code: str, env_extra: dict[str, str] | None = None, timeout: floa
     env = {**os.environ, **(env_extra or {})}
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO
+        [sys.executable, "-c", code], check=False, env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO
     )
     if done.returncode != 0:
         raise AssertionError(f"child failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")

@@ -285,7 +285,13 @@ def _confirm(args: argparse.Namespace, question: str, word: str) -> None:
 
 
 def _wipe(args: argparse.Namespace) -> int:
-    from agent.vault import VaultError, VaultStore, default_vault_path, destroy_vault, describe_vault
+    from agent.vault import (
+        VaultError,
+        VaultStore,
+        default_vault_path,
+        describe_vault,
+        destroy_vault,
+    )
 
     info = describe_vault()
     if not info.exists and info.header is None:

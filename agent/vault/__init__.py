@@ -8,7 +8,8 @@ Other code opens "the" vault with `open_default_store(interactive=...)`.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from agent.vault.errors import (
     KeyUnavailable,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 def open_default_store(
     interactive: bool = False,
     *,
-    settings: "Settings | None" = None,
+    settings: Settings | None = None,
     passphrase: str | None = None,
     prompt: Callable[[str], str] | None = None,
 ) -> VaultStore:
@@ -79,8 +80,8 @@ def open_default_store_or_memory(
     interactive: bool = False,
     *,
     warn: Callable[[str], None] | None = None,
-    settings: "Settings | None" = None,
-) -> "ConversationStore":
+    settings: Settings | None = None,
+) -> ConversationStore:
     """For one-shot CLI use: the vault, or, only when no key can be had without asking
     (no usable keyring, no VEIL_PASSPHRASE, not interactive), an in-memory store with a
     warning (nothing will persist). A wrong key, a damaged or unwritable vault are
@@ -96,10 +97,10 @@ def open_default_store_or_memory(
 
 
 __all__ = [
-    "AuditRecord",
     "KEYRING_SERVICE",
-    "KeyUnavailable",
     "PASSPHRASE_ENV",
+    "AuditRecord",
+    "KeyUnavailable",
     "PassphraseRequired",
     "RetentionResult",
     "VaultBusy",

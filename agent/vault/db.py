@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 import threading
 import urllib.parse
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
 
 import sqlcipher3
 

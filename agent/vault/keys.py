@@ -33,9 +33,10 @@ import os
 import secrets
 import time
 import unicodedata
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterator, Literal
+from typing import Literal
 
 from agent.vault.errors import (
     KeyUnavailable,
@@ -73,7 +74,7 @@ class KdfParams:
     p: int = SCRYPT_P
 
     @classmethod
-    def new(cls, n: int = DEFAULT_SCRYPT_N) -> "KdfParams":
+    def new(cls, n: int = DEFAULT_SCRYPT_N) -> KdfParams:
         return cls(salt=secrets.token_bytes(16), n=n)
 
     def to_json(self) -> dict:
@@ -86,7 +87,7 @@ class KdfParams:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "KdfParams":
+    def from_json(cls, data: dict) -> KdfParams:
         if data.get("name") != "scrypt":
             raise ValueError(f"unknown key derivation {data.get('name')!r}")
         return cls(
@@ -113,7 +114,7 @@ class KeySlot:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "KeySlot":
+    def from_json(cls, data: dict) -> KeySlot:
         mode = data["mode"]
         if mode not in ("keyring", "passphrase"):
             raise ValueError(f"unknown key mode {mode!r}")
@@ -145,7 +146,7 @@ class VaultHeader:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "VaultHeader":
+    def from_json(cls, data: dict) -> VaultHeader:
         if int(data.get("format", 0)) > HEADER_FORMAT:
             raise ValueError(f"header format {data.get('format')} is newer than this Veil")
         return cls(

@@ -76,4 +76,4 @@ def destroy_vault(path: Path | None = None) -> list[Path]:
     return removed
 
 
-__all__ = ["VaultInfo", "describe_vault", "move_vault_aside", "destroy_vault", "lock_request_path"]
+__all__ = ["VaultInfo", "describe_vault", "destroy_vault", "lock_request_path", "move_vault_aside"]

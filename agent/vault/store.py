@@ -21,10 +21,11 @@ import json
 import os
 import threading
 import time
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from agent.conversation import (
     Conversation,
@@ -429,7 +430,7 @@ class VaultStore:
         with self._cond:
             self._closed = True
 
-    def __enter__(self) -> "VaultStore":
+    def __enter__(self) -> VaultStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
