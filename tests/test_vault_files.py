@@ -226,6 +226,12 @@ def test_read_only_folder_new_vault(public_dir):
     assert list(public_dir.iterdir()) == []  # nothing half-created
 
 
+def test_read_only_folder_new_vault_leaves_no_key_in_the_keyring(public_dir, memory_keyring):
+    with _unwritable(public_dir), pytest.raises(VaultReadOnly):
+        VaultStore(public_dir / "vault.db")
+    assert memory_keyring.entries == {} and list(public_dir.iterdir()) == []
+
+
 def test_vault_from_a_newer_veil(vault_path):
     with _store(vault_path) as store:
         store.create_conversation("c")

@@ -8,6 +8,8 @@ import json
 import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from vault_support import FAST_N, _vault_env, memory_keyring, run_python, vault_path  # noqa: F401
 
 from agent.conversation import (
@@ -308,3 +310,30 @@ print(c.lookup_stand_in("Priya Sharma").real, len(s.list_messages("conv-xp")))
 s.close()
 """
     assert run_python(reader, env).strip() == "Anjali Gupta 1"
+
+
+def test_audit_entry_for_a_missing_message(store):
+    conv = store.create_conversation()
+    with pytest.raises(KeyError):
+        store.record_request("openai", "m", "x", conversation_id=conv.id, message_id=12345)
+
+
+_odd_text = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200
+) | st.sampled_from(["", "\x00nul\x00", "שלום Anjali", "👩🏽‍💻 Priya", "a" * 100_000])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(typed=_odd_text, real=_odd_text.filter(lambda t: t.strip() != ""))
+def test_any_text_round_trips(store, typed, real):
+    conv = store.create_conversation(title=typed[:50])
+    stand_in = "stand-in " + str(len(real))
+    if conv.is_taken(stand_in) or " ".join(real.casefold().split()) == stand_in:
+        return
+    conv.add_entry(MapEntry(real, stand_in, Label.MISC))
+    message = store.save_turn(conv, Message(conv.id, typed=typed, sent=typed[::-1], shown=typed))
+    loaded = store.load_conversation(conv.id)
+    assert loaded.title == typed[:50]
+    assert loaded.entries[0].real == real
+    [got] = store.list_messages(conv.id)
+    assert (got.id, got.typed, got.sent, got.shown) == (message.id, typed, typed[::-1], typed)

@@ -790,6 +790,10 @@ class VaultStore:
         with self._write() as conn:
             if conversation_id is not None and not _exists(conn, conversation_id):
                 raise ConversationNotFound(conversation_id)
+            if message_id is not None and conn.execute(
+                "SELECT 1 FROM messages WHERE id = ?", (message_id,)
+            ).fetchone() is None:
+                raise KeyError(f"no message with id {message_id}")
             cursor = conn.execute(
                 "INSERT INTO audit_log (at, provider, model, conversation_id, message_id, sent_text, "
                 "sent_chars, received_chars, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
