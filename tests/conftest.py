@@ -97,3 +97,7 @@ def llama_server_url(tiny_model_path, tmp_path_factory):
             process.kill()
             process.wait()
         log.close()
+
+
+# Local-model fixtures (tiny_model, chat_model_path, chat_model): see tests/model_fixtures.py.
+from model_fixtures import chat_model, chat_model_path, tiny_model  # noqa: E402,F401

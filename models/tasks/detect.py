@@ -156,8 +156,9 @@ class LocalLLMDetector:
         for m in _CODE_NAME.finditer(text):
             found.setdefault((m.start(1), m.end(1)), Label.MISC)
         for m in _MIXED_TOKEN.finditer(text):
-            if not _NOT_PERSONAL.match(m.group(0)):
-                found.setdefault((m.start(), m.end()), Label.USERNAME)
+            if _NOT_PERSONAL.match(m.group(0)) or text[m.end() : m.end() + 1] == "(":
+                continue  # units, versions, function calls
+            found.setdefault((m.start(), m.end()), Label.USERNAME)
         spans = sorted(found.items())
         out: list[tuple[int, int, Label]] = []
         for (start, end), label in spans:
