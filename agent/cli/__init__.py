@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "agent.cli.text",  # sanitize, restore
     "agent.cli.bench",  # bench
     "agent.cli.vault",  # vault status|list|lock|unlock|passphrase|export|wipe|reset|bench
+    "agent.cli.send",  # send, chat
     "models.cli",  # models list|download|use|info|remove
 )
 

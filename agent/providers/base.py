@@ -97,7 +97,7 @@ class ProviderConfig:
     # A Retry-After longer than this is not waited out: RateLimitError tells the user.
     max_retry_after_s: float = 60.0
     extra_headers: Mapping[str, str] = field(default_factory=dict)
-    # "local" only: the GGUF file ("" = the default tiny model) and generation threads.
+    # "local" only: a GGUF file or a catalog name ("" = the default tiny model), threads.
     local_model_path: str = ""
     local_threads: int = 0
     anthropic_version: str = "2023-06-01"
@@ -123,7 +123,7 @@ class ProviderConfig:
             api_key=api_key,
             read_timeout_s=float(p.timeout_s),
             max_attempts=int(p.max_attempts),
-            local_model_path=settings.local_model.path,
+            local_model_path=settings.local_model.path or settings.local_model.name,
             local_threads=settings.local_model.n_threads,
         )
         values.update(overrides)

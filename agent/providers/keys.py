@@ -40,10 +40,15 @@ def get_api_key(kind: str) -> ApiKey | None:
     env = os.environ.get(ENV_VAR, "").strip()
     if env:
         return ApiKey(env)
+    keyring = _keyring()
     try:
-        value = _keyring().get_password(KEYRING_SERVICE, kind)
-    except Exception as exc:  # keyring.errors.* or a backend's own errors
-        raise KeyStoreError(f"cannot read the {kind} API key from the keyring: {type(exc).__name__}") from None
+        value = keyring.get_password(KEYRING_SERVICE, kind)
+    except keyring.errors.NoKeyringError:
+        return None  # headless system without a keyring: nothing stored, VEIL_API_KEY it is
+    except Exception as exc:  # a locked or broken keyring: say so rather than "no key"
+        raise KeyStoreError(
+            f"cannot read the {kind} API key from the keyring ({type(exc).__name__}); set {ENV_VAR} instead"
+        ) from None
     return ApiKey(value) if value and value.strip() else None
 
 

@@ -58,6 +58,19 @@ def default_model_path() -> Path:
     return target
 
 
+def resolve_local_model(name_or_path: str) -> Path:
+    """The GGUF file for a settings value: a catalog name or a path ("" = the default),
+    through models.store when it is there (catalog, verified downloads)."""
+    try:
+        from models.store import ModelNotAvailable, resolve_model
+    except ImportError:
+        return Path(name_or_path).expanduser() if name_or_path else default_model_path()
+    try:
+        return resolve_model(name_or_path)
+    except ModelNotAvailable as exc:
+        raise ProviderUnavailable(f"the local model is not available: {exc}", provider="local") from None
+
+
 class LocalProvider(Provider):
     kind = "local"
 
@@ -80,7 +93,7 @@ class LocalProvider(Provider):
                     from models.runtime import ModelLoadError, get_model
                 except ImportError as exc:  # a build without llama.cpp
                     raise ProviderUnavailable(f"local models are not available: {exc}", provider=self.kind) from exc
-                path = Path(self.config.local_model_path) if self.config.local_model_path else default_model_path()
+                path = resolve_local_model(self.config.local_model_path)
                 try:
                     self._model = get_model(path, n_threads=self.config.local_threads)
                 except ModelLoadError as exc:
