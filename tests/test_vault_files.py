@@ -4,6 +4,7 @@ a vault from a newer Veil. Nothing is ever overwritten or half-written."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -241,3 +242,24 @@ def test_vault_from_a_newer_veil(vault_path):
     conn.close()
     with pytest.raises(VaultTooNew, match="update Veil"):
         _store(vault_path)
+
+
+def test_odd_characters_in_the_path(tmp_path):
+    path = tmp_path / "my vault %20 #1 ?x" / "vault.db"
+    with VaultStore(path, passphrase=PASS, scrypt_n=FAST_N) as store:
+        store.create_conversation("c")
+    with VaultStore(path, passphrase=PASS) as store:
+        assert len(store.list_conversations()) == 1
+    assert sorted(p.name for p in path.parent.iterdir()) == ["vault.db", "vault.db.header"]
+
+
+def test_file_systems_without_hard_links(vault_path, monkeypatch):
+    def no_links(src, dst):
+        raise OSError(errno.EPERM, "Operation not permitted")  # what FAT/exFAT answer
+
+    monkeypatch.setattr(os, "link", no_links)
+    with VaultStore(vault_path, passphrase=PASS, scrypt_n=FAST_N) as store:
+        store.create_conversation("c")
+    assert sorted(p.name for p in vault_path.parent.iterdir()) == ["vault.db", "vault.db.header"]
+    with VaultStore(vault_path, passphrase=PASS) as store:
+        assert len(store.list_conversations()) == 1

@@ -181,7 +181,7 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    with _open(interactive=_interactive()) as store:
+    with _open(interactive=_interactive(), create=False) as store:
         summaries = store.list_conversations()
     for s in summaries:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(s.updated_at))
@@ -252,7 +252,7 @@ def _export(args: argparse.Namespace) -> int:
 
     if not args.all and not args.conversation:
         raise CliError("name a conversation id (see `veil vault list`) or use --all")
-    with _open(interactive=_interactive()) as store:
+    with _open(interactive=_interactive(), create=False) as store:
         try:
             ids = [s.id for s in store.list_conversations()] if args.all else [args.conversation]
             data: Any = [store.export_conversation(i, include_real=args.include_real) for i in ids]

@@ -53,8 +53,13 @@ class KeyOrFileRejected(Exception):
 
 
 def _uri(path: Path, create: bool) -> str:
-    quoted = urllib.parse.quote(os.fspath(path.absolute()))
-    return f"file:{quoted}?mode={'rwc' if create else 'rw'}"
+    # mode=rw: opening never creates a file by accident (a mistyped path, a vault that
+    # was moved) unless we mean to. Windows paths become file:///C:/...
+    absolute = path.absolute().as_posix()
+    if not absolute.startswith("/"):
+        absolute = "/" + absolute
+    quoted = urllib.parse.quote(absolute, safe="/:")
+    return f"file://{quoted}?mode={'rwc' if create else 'rw'}"
 
 
 def connect(

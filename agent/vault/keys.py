@@ -193,8 +193,7 @@ def write_header(path: Path, header: VaultHeader, *, exclusive: bool = False) ->
         finally:
             os.close(fd)
         if exclusive:
-            os.link(tmp, path)  # fails if the header exists: the first creator wins
-            tmp.unlink()
+            _link_exclusive(tmp, path, data)
         else:
             os.replace(tmp, path)
         fsync_dir(path.parent)
@@ -204,6 +203,24 @@ def write_header(path: Path, header: VaultHeader, *, exclusive: bool = False) ->
     except OSError as exc:
         _unlink_quietly(tmp)
         raise os_error(exc, path, "write the vault header") from exc
+
+
+def _link_exclusive(tmp: Path, path: Path, data: bytes) -> None:
+    """Publish `tmp` as `path` only if `path` does not exist yet."""
+    try:
+        os.link(tmp, path)  # atomic, and fails if the header exists: the first creator wins
+    except FileExistsError:
+        raise
+    except OSError:
+        # No hard links (FAT/exFAT USB sticks for portable use): an exclusive create
+        # still lets only one process win; the header is a few hundred bytes.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    tmp.unlink()
 
 
 def _unlink_quietly(path: Path) -> None:
