@@ -10,7 +10,7 @@ from pathlib import Path
 
 from agent.vault.errors import VaultError
 from agent.vault.keys import KeyringStatus, VaultHeader, keyring_delete, keyring_status, read_header
-from agent.vault.store import companion_paths, default_vault_path, lock_request_path, request_lock
+from agent.vault.store import companion_paths, default_vault_path, request_lock
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,4 +76,4 @@ def destroy_vault(path: Path | None = None) -> list[Path]:
     return removed
 
 
-__all__ = ["VaultInfo", "describe_vault", "destroy_vault", "lock_request_path", "move_vault_aside"]
+__all__ = ["VaultInfo", "describe_vault", "destroy_vault", "move_vault_aside"]

@@ -402,20 +402,22 @@ class VaultStore:
         with self._cond:
             if self._key is None:
                 return
-            self._drain()
-            try:
+            with self._exclusive():
                 self._lock_now(reason)
-            finally:
-                self._locking = False
-                self._cond.notify_all()
 
-    def _drain(self) -> None:
-        """Caller holds _cond: stop new calls and wait for running ones."""
+    @contextmanager
+    def _exclusive(self) -> Iterator[None]:
+        """Caller holds _cond: stop new calls, wait for running ones, run the body alone."""
         while self._locking:
             self._cond.wait()
         self._locking = True
-        while self._active > 0:
-            self._cond.wait()
+        try:
+            while self._active > 0:
+                self._cond.wait()
+            yield
+        finally:
+            self._locking = False
+            self._cond.notify_all()
 
     def _lock_now(self, reason: str) -> None:
         if self._pool is not None:
@@ -441,13 +443,10 @@ class VaultStore:
         while not self._stop.wait(interval):
             with self._cond:
                 idle = time.monotonic() - self._last_used
-                if self._key is not None and self._active == 0 and not self._locking and idle >= self.auto_lock_seconds:
-                    self._locking = True
-                    try:
+                busy = self._active > 0 or self._locking
+                if self._key is not None and not busy and idle >= self.auto_lock_seconds:
+                    with self._exclusive():
                         self._lock_now("idle")
-                    finally:
-                        self._locking = False
-                        self._cond.notify_all()
 
     def _enter(self) -> db.Pool:
         with self._cond:
@@ -473,12 +472,8 @@ class VaultStore:
             return
         if reason == "unlock":
             return
-        self._drain()
-        try:
+        with self._exclusive():
             self._lock_now("requested" if reason == "lock" else reason)
-        finally:
-            self._locking = False
-            self._cond.notify_all()
 
     def _unlock_silently(self) -> None:
         """After idle time, another process's key change or `veil vault unlock`, a vault
@@ -972,15 +967,13 @@ class VaultStore:
         used, it usually holds the old one); mode="keyring": a new random key kept in the
         keyring. Also how a vault moves between keyring and passphrase mode."""
         source = SecretSource(passphrase, interactive=interactive, prompt=prompt, use_env=False)
+        if mode == "passphrase":  # ask before stopping the other threads, not while
+            source.passphrase(confirm=True, why="protect the Veil vault")
         with self._cond:
             if self._key is None:
                 raise VaultLocked("unlock the vault before changing its key", path=self.path)
-            self._drain()
-            try:
+            with self._exclusive():
                 self._change_key(mode, source, scrypt_n or self._scrypt_n)
-            finally:
-                self._locking = False
-                self._cond.notify_all()
 
     def _change_key(self, mode: KeyMode, source: SecretSource, scrypt_n: int) -> None:
         assert self._key is not None and self._header is not None and self._pool is not None
