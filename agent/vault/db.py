@@ -11,7 +11,6 @@ handled by `BEGIN IMMEDIATE` plus a busy timeout.
 
 from __future__ import annotations
 
-import os
 import threading
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
