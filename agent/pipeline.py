@@ -239,6 +239,10 @@ class Sender:
         stream is iterated. Raises agent.engine.InputRejected (nothing stored) for text the
         engine refuses, and the store's errors (e.g. a locked vault) before anything is sent."""
         started = time.perf_counter()
+        if not text.strip():
+            from agent.engine import InputRejected
+
+            raise InputRejected("nothing to send: the message is empty")
         if sanitized is None or sanitized.original != text:
             sanitized = self.engine.sanitize(text, conversation, overrides)
         message = Message(

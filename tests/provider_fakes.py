@@ -141,8 +141,23 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:
+        """The model list (GET .../models), behind the same key check and plan."""
         self._record(b"")
-        self._send_json(404, {"error": {"message": "not found"}})
+        step = self.fake.next_step()
+        credential = self._credential()
+        if isinstance(step, Fail):
+            self._fail(step, credential)
+        elif self.fake.key is not None and credential != self.fake.key:
+            self._fail(Fail(401, "invalid api key"), credential)
+        elif "/models" not in urlsplit(self.path).path:
+            self._send_json(404, _error_body(self.fake.dialect, 404, "not found"))
+        elif self.fake.dialect == "gemini":
+            self._send_json(200, {"models": [
+                {"name": "models/gemini-test", "supportedGenerationMethods": ["generateContent", "countTokens"]},
+                {"name": "models/embedding-test", "supportedGenerationMethods": ["embedContent"]},
+            ]})
+        else:
+            self._send_json(200, {"object": "list", "data": [{"id": "model-b", "object": "model"}, {"id": "model-a", "object": "model"}]})
 
     def do_POST(self) -> None:
         length = int(self.headers.get("content-length") or 0)

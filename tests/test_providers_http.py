@@ -122,6 +122,15 @@ def test_gemini_request_format():
     assert body["generationConfig"]["maxOutputTokens"] == 9
 
 
+def test_list_models_checks_the_key_without_spending_tokens(fake):
+    with provider_for(fake) as provider:
+        models = provider.list_models()
+    assert models == (["gemini-test"] if fake.dialect == "gemini" else ["model-a", "model-b"])
+    assert fake.requests[0].method == "GET"
+    with provider_for(fake, api_key="not-the-key-123456") as provider, pytest.raises(AuthenticationError):
+        provider.list_models()
+
+
 # -- errors --------------------------------------------------------------------------------------
 def test_bad_key_is_an_authentication_error_and_is_not_retried(fake):
     with provider_for(fake, api_key="wrong-key-abcdef") as provider:

@@ -83,3 +83,53 @@ def test_the_local_provider_answers_with_the_local_model(tiny_model_path, veil_h
                 token.cancel()
     # The model is free again right away (the generation stopped at the next token).
     assert provider.complete(PROMPT, params=GenerationParams(max_tokens=4, temperature=0)).text
+
+
+def test_end_to_end_send_through_the_llama_cpp_server(llama_server_url, veil_home):
+    """The whole pipeline with a real model behind a real server. What left the process is
+    recorded by an httpx request hook on the provider's own client."""
+    import httpx
+
+    from agent.config import default_settings
+    from agent.conversation import MemoryStore, MessageState
+    from agent.engine import Engine
+    from agent.pipeline import Sender
+
+    sent: list[bytes] = []
+    client = httpx.Client(timeout=30, event_hooks={"request": [lambda request: sent.append(request.read())]})
+    provider = create_provider(ProviderConfig("openai", base_url=llama_server_url, model="tiny"), client=client)
+    store = MemoryStore()
+    conversation = store.create_conversation()
+    sender = Sender(Engine(default_settings()), store, provider, params=GenerationParams(max_tokens=24, temperature=0))
+    prompt = "Say hello to Anjali Gupta and write to anjali.gupta@globaltech.com."
+    for text in (prompt, "Now greet Anjali again."):
+        reply = sender.send(conversation, text)
+        shown = "".join(chunk.text for chunk in reply)
+        assert reply.message.state is MessageState.ANSWERED
+        assert shown == reply.result.text
+        # The streamed restore agrees with restoring the whole answer at once.
+        assert sender.engine.restore(reply.message.received, conversation).text == shown
+        for stand_in in (e.sent for e in reply.sanitized.entities if e.real == "Anjali Gupta"):
+            if stand_in in reply.message.received:
+                assert "Anjali Gupta" in shown
+    assert len(sent) == 2
+    body = b"".join(sent).decode()
+    for real in ("Anjali", "Gupta", "anjali.gupta@globaltech.com", "globaltech"):
+        assert real not in body
+    client.close()
+
+
+def test_end_to_end_send_with_the_local_provider(tiny_model_path, veil_home):
+    from agent.config import default_settings
+    from agent.conversation import MemoryStore, MessageState
+    from agent.engine import Engine
+    from agent.pipeline import Sender
+
+    provider = create_provider(ProviderConfig("local", local_model_path=str(tiny_model_path), local_threads=2))
+    store = MemoryStore()
+    conversation = store.create_conversation()
+    sender = Sender(Engine(default_settings()), store, provider, params=GenerationParams(max_tokens=16, temperature=0))
+    reply = sender.send(conversation, "Write one line to Anjali Gupta about her invoice.")
+    assert reply.text().strip()
+    assert "Anjali" not in reply.message.sent
+    assert store.list_messages(conversation.id)[0].state is MessageState.ANSWERED

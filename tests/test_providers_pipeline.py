@@ -197,6 +197,17 @@ def test_no_key_leaves_the_message_unsent(engine):
         assert fake.requests == []
 
 
+def test_an_empty_message_is_refused_before_anything_is_stored(engine):
+    from agent.engine import InputRejected
+
+    with FakeProvider("openai", key=KEY) as fake:
+        store = MemoryStore()
+        conversation = store.create_conversation()
+        with pytest.raises(InputRejected):
+            make_sender(engine, store, fake).send(conversation, "  \n ")
+        assert store.list_messages(conversation.id) == [] and fake.requests == []
+
+
 def test_the_preview_is_exactly_what_is_sent(engine):
     with FakeProvider("openai", key=KEY) as fake:
         store = MemoryStore()

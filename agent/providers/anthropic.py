@@ -80,6 +80,19 @@ class AnthropicProvider(HttpProvider):
         }
         return Request(f"{self.config.endpoint}/v1/messages", headers, body)
 
+    def models_request(self) -> tuple[str, dict[str, str]]:
+        if self.config.api_key is None:
+            raise MissingApiKey("no API key for Anthropic: add one in Settings or set VEIL_API_KEY", provider=self.kind)
+        headers = {
+            "x-api-key": self.config.api_key.reveal(),
+            "anthropic-version": self.config.anthropic_version,
+            **self.config.extra_headers,
+        }
+        return f"{self.config.endpoint}/v1/models?limit=1000", headers
+
+    def read_models(self, data: Any) -> list[str]:
+        return [m["id"] for m in data.get("data") or [] if isinstance(m, dict) and isinstance(m.get("id"), str)]
+
     def read_stream(self, events: Iterator[ServerSentEvent]) -> Iterator[str | StreamMeta]:
         finish = ""
         for event in events:

@@ -243,6 +243,10 @@ class Provider:
     ) -> Completion:
         raise NotImplementedError
 
+    def list_models(self, cancel: threading.Event | None = None) -> list[str]:
+        """Model names the provider offers (checks the key and endpoint; spends no tokens)."""
+        raise NotImplementedError
+
     def close(self) -> None:
         """Free connections / the model."""
 

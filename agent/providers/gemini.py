@@ -89,6 +89,22 @@ class GeminiProvider(HttpProvider):
         }
         return Request(url, headers, body)
 
+    def models_request(self) -> tuple[str, dict[str, str]]:
+        if self.config.api_key is None:
+            raise MissingApiKey("no API key for Gemini: add one in Settings or set VEIL_API_KEY", provider=self.kind)
+        headers = {"x-goog-api-key": self.config.api_key.reveal(), **self.config.extra_headers}
+        return f"{self.config.endpoint}/models?pageSize=1000", headers
+
+    def read_models(self, data: Any) -> list[str]:
+        out = []
+        for m in data.get("models") or []:
+            if not isinstance(m, dict) or not isinstance(m.get("name"), str):
+                continue
+            methods = m.get("supportedGenerationMethods")
+            if methods is None or "generateContent" in methods:  # skip embedding-only models
+                out.append(m["name"].removeprefix("models/"))
+        return out
+
     def read_stream(self, events: Iterator[ServerSentEvent]) -> Iterator[str | StreamMeta]:
         for event in events:
             if not event.data.strip():

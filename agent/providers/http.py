@@ -162,6 +162,30 @@ class HttpProvider(Provider):
 
         return threaded_call(call, cancel, name=self.name)
 
+    def list_models(self, cancel: threading.Event | None = None) -> list[str]:
+        """The models this key may use: a cheap way to check a key and an endpoint (no
+        tokens spent). Same errors as a request (AuthenticationError for a bad key...)."""
+        url, headers = self.models_request()
+
+        def call(stop: CancelToken) -> list[str]:
+            def attempt() -> Iterator[list[str]]:
+                with self._client.stream("GET", url, headers=headers) as response:
+                    if response.status_code >= 400:
+                        raise self._error_from_response(response)
+                    yield sorted(set(self.read_models(self._json_body(response))))
+
+            for models in self._with_retries(attempt, stop):
+                return models
+            return []
+
+        return threaded_call(call, cancel, name=self.name)
+
+    def models_request(self) -> tuple[str, dict[str, str]]:
+        raise NotImplementedError
+
+    def read_models(self, data: Any) -> list[str]:
+        raise NotImplementedError
+
     def close(self) -> None:
         if self._own_client:
             self._client.close()

@@ -110,6 +110,14 @@ class LocalProvider(Provider):
             messages = [*system, *FEW_SHOT, *rest]
         return [{"role": m.role, "content": m.content} for m in messages]
 
+    def list_models(self, cancel: threading.Event | None = None) -> list[str]:
+        """The local model files that can answer (the installed ones)."""
+        try:
+            from models.store import installed_models
+        except ImportError:
+            return [TINY_MODEL_FILE]
+        return [m.entry.name if m.entry is not None else str(m.path) for m in installed_models()]
+
     def stream(
         self,
         messages: Sequence[ChatMessage],

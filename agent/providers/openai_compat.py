@@ -71,6 +71,17 @@ class OpenAICompatibleProvider(HttpProvider):
             body["stop"] = list(params.stop)
         return Request(f"{endpoint}/chat/completions", headers, body)
 
+    def models_request(self) -> tuple[str, dict[str, str]]:
+        headers = dict(self.config.extra_headers)
+        if self.config.api_key is not None:
+            headers["authorization"] = f"Bearer {self.config.api_key.reveal()}"
+        elif not is_local_url(self.config.endpoint):
+            raise MissingApiKey(f"no API key for {self.display_name}", provider=self.kind)
+        return f"{self.config.endpoint}/models", headers
+
+    def read_models(self, data: Any) -> list[str]:
+        return [m["id"] for m in data.get("data") or [] if isinstance(m, dict) and isinstance(m.get("id"), str)]
+
     def read_stream(self, events: Iterator[ServerSentEvent]) -> Iterator[str | StreamMeta]:
         finish = ""
         done = False
