@@ -10,7 +10,7 @@ import threading
 from typing import Mapping, Sequence
 
 from agent.config import Settings, default_settings
-from agent.conversation import Conversation
+from agent.conversation import Conversation, fold
 from agent.decide import Decider, residual_risk
 from agent.detect.base import Detector
 from agent.detect.registry import build_registry
@@ -67,7 +67,9 @@ class Engine:
         decisions = self.decider.decide(text, detection.spans, conversation, overrides)
         # People first, so that e-mail addresses and usernames built from a name can be
         # built from the person's stand-in.
-        order = sorted(range(len(decisions)), key=lambda i: decisions[i].span.label is not Label.PERSON)
+        # Full names before their partial mentions, so "Mitchell" can take its surname from
+        # the stand-in of "Sarah Mitchell" wherever the two appear.
+        order = sorted(range(len(decisions)), key=lambda i: (decisions[i].span.label is not Label.PERSON, _is_partial(decisions[i].span)))
         sent: dict[int, tuple[str, Action]] = {}
         for i in order:
             decision = decisions[i]
@@ -121,10 +123,17 @@ class Engine:
             return self.restorer.streaming(conversation)
 
 
+def _is_partial(span: Span) -> bool:
+    return bool(span.canonical) and fold(span.canonical) != fold(span.text)
+
+
 def _mention_form(mention: str, real: str, stand_in: str) -> str:
     """The stand-in written like this mention (a later "MITCHELL" gets "CLARKE")."""
     if mention == real:
         return stand_in
+    said, fake = mention.split(), stand_in.split()
+    if len(said) == len(fake):
+        return " ".join(match_case(m, f) for m, f in zip(said, fake))
     return match_case(mention, stand_in)
 
 

@@ -101,11 +101,13 @@ _WORK_CUE_AFTER = re.compile(
     r"equation|effect|test|philosophy|teachings|gospel|writing\s+style|style|novel|book|poem|play|"
     r"painting|symphony|quote|speech|famous|'s\s+(?:theory|law|book|novel|work|ideas))"
 )
+# A named work or franchise the prompt is set in: its characters are public.
 _FICTION = re.compile(
-    r"(?i)\b(?:episode|season|series|sitcom|show|movie|film|anime|manga|comic|novel|saga|franchise|"
-    r"universe|canon|lore|fan\s*fic\w*|fanfic\w*|character|characters|game|games|league of|star\s*trek|"
-    r"star\s*wars|marvel|dc comics|harry potter|lord of the rings|pokemon|pokémon|zelda|mario|"
-    r"game of thrones|simpsons|friends|office)\b"
+    r"(?:\((?:from|in)\s+[A-Z][^)]{2,40}\)|\b(?:episode|season|character|characters|canon|lore|fan\s*fic\w*|"
+    r"fanfic\w*|universe)\s+(?:of|from|in)\s+(?:the\s+)?[A-Z]|\b(?:[Ss]tar\s*[Tt]rek|[Ss]tar\s*[Ww]ars|"
+    r"[Hh]arry [Pp]otter|[Ll]ord of the [Rr]ings|[Gg]ame of [Tt]hrones|[Mm]arvel|DC [Cc]omics|[Pp]ok[eé]mon|"
+    r"[Ll]eague of [Ll]egends|[Ss]impsons|[Nn]aruto|[Dd]isney|[Pp]ixar|[Tt]olkien|[Ww]itcher|[Mm]inecraft|"
+    r"[Ff]ortnite|[Zz]elda|[Ss]uper [Mm]ario)\b|\bin the (?:style|world|universe) of\b)"
 )
 _STORY_TASK = re.compile(
     r"(?i)\b(?:write|create|compose|draft|generate|make|imagine|pretend|role-?play)\b[^.!?\n]{0,60}"
@@ -186,8 +188,9 @@ class RelevanceRules:
         value = span.text
         if re.search(r"(?i)\b(born|birth|dob|birthday)\b", before[-40:]):
             return Verdict(False, 0.95, "date of birth")
-        has_day = re.search(r"\b\d{1,2}(?:st|nd|rd|th)?\b", re.sub(r"\b\d{4}\b", "", value)) is not None
+        month = re.search(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", value)
+        day = re.search(r"\b\d{1,2}(?:st|nd|rd|th)?\b", re.sub(r"\b\d{4}\b", "", value))
         numeric = re.search(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}", value) is not None
-        if has_day or numeric:
+        if (month and day) or numeric:
             return Verdict(False, 0.7, "a specific date")
         return Verdict(True, 0.7, "a vague date")

@@ -31,10 +31,16 @@ def _case_like(found: str, stand_in: str, real: str) -> str:
     """The real value in the letter case the LLM used for the stand-in."""
     letters = [c for c in found if c.isalpha()]
     fake_letters = [c for c in stand_in if c.isalpha()]
-    if letters and all(c.isupper() for c in letters) and not all(c.isupper() for c in fake_letters):
+    if not letters or not fake_letters or not real:
+        return real
+    if all(c.isupper() for c in letters) and len(letters) > 1 and not all(c.isupper() for c in fake_letters):
         return real.upper()
-    if letters and all(c.islower() for c in letters) and not all(c.islower() for c in fake_letters):
+    if all(c.islower() for c in letters) and not all(c.islower() for c in fake_letters):
         return real.lower()
+    if letters[0].isupper() and fake_letters[0].islower():
+        return real[0].upper() + real[1:]
+    if letters[0].islower() and fake_letters[0].isupper():
+        return real[0].lower() + real[1:]
     return real
 
 
@@ -85,7 +91,7 @@ class CompiledRestorer:
                 patterns.append((len(entry.stand_in), r"[\s-]?".join(re.escape(c) for c in compact)))
         patterns.sort(key=lambda p: -p[0])
         body = "|".join(p for _, p in patterns)
-        self.regex = re.compile(rf"(?<![\w@.])(?:{body})(?![\w@])", re.IGNORECASE) if patterns else None
+        self.regex = re.compile(rf"(?<![\w@])(?:{body})(?![\w@])", re.IGNORECASE) if patterns else None
         self.max_len = max((n for n, _ in patterns), default=0) + 4
         self._prefixes = {fold(s)[:i] for s in self.literal for i in range(1, len(s) + 1)}
         self._has_digits = bool(self.by_digits or self.by_alnum)

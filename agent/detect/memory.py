@@ -35,23 +35,52 @@ def name_parts(real: str) -> list[str]:
     return [t for t in tokens if len(t) >= 3 and t[0].isupper()]
 
 
-class _CompiledMemory:
-    def __init__(self, entries: list[MapEntry]):
+class MentionFinder:
+    """Finds mentions of known values (full, name parts, re-formatted phones) in a text."""
+
+    def __init__(self, entries: list[MapEntry], *, detector: str = "memory", full_score: float = 0.98,
+                 part_score: float = 0.9):
+        self.detector = detector
+        self.full_score = full_score
         self.needles: dict[str, _Needle] = {}
         self.phones: dict[str, MapEntry] = {}
         for entry in entries:
             if entry.action is Action.KEEP:
                 continue
             canonical = entry.parent or entry.real
-            self.needles.setdefault(fold(entry.real), _Needle(entry, canonical, False, 0.98))
+            self.needles.setdefault(fold(entry.real), _Needle(entry, canonical, False, full_score))
             if entry.label is Label.PERSON:
                 for part in name_parts(entry.real):
-                    self.needles.setdefault(fold(part), _Needle(entry, canonical, True, 0.9))
+                    self.needles.setdefault(fold(part), _Needle(entry, canonical, True, part_score))
             if entry.label is Label.PHONE:
                 self.phones[digits_of(entry.real)[-10:]] = entry
         surfaces = sorted(self.needles, key=len, reverse=True)
         alternatives = "|".join(_flexible(s) for s in surfaces)
         self.regex = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE) if surfaces else None
+
+    def find(self, text: str) -> list[Span]:
+        spans = []
+        if self.regex is not None:
+            for match in self.regex.finditer(text):
+                value = match.group()
+                needle = self.needles.get(fold(value))
+                if needle is None:
+                    continue
+                if needle.case_sensitive_initial and not value[0].isupper():
+                    continue  # "will" is not "Will Smith"
+                spans.append(
+                    Span(match.start(), match.end(), needle.entry.label, value, needle.score,
+                         self.detector, canonical=needle.canonical)
+                )
+        if self.phones:
+            for match in _PHONE_LIKE.finditer(text):
+                entry = self.phones.get(digits_of(match.group())[-10:])
+                if entry is not None:
+                    spans.append(
+                        Span(match.start(), match.end(), Label.PHONE, match.group(), self.full_score,
+                             self.detector, canonical=entry.real)
+                    )
+        return spans
 
 
 def _flexible(folded: str) -> str:
@@ -64,16 +93,16 @@ class ConversationMemoryDetector:
     labels = frozenset(Label)
 
     def __init__(self) -> None:
-        self._cache: dict[str, tuple[int, _CompiledMemory]] = {}
+        self._cache: dict[str, tuple[int, MentionFinder]] = {}
         self._lock = threading.Lock()
 
-    def _compiled(self, conversation: Conversation) -> _CompiledMemory:
+    def _compiled(self, conversation: Conversation) -> "MentionFinder":
         entries = conversation.entries
         with self._lock:
             cached = self._cache.get(conversation.id)
             if cached and cached[0] == len(entries):
                 return cached[1]
-        compiled = _CompiledMemory(entries)
+        compiled = MentionFinder(entries)
         with self._lock:
             if len(self._cache) > 64:
                 self._cache.clear()
@@ -84,26 +113,4 @@ class ConversationMemoryDetector:
         conversation = context.conversation
         if conversation is None or not conversation.entries:
             return []
-        memory = self._compiled(conversation)
-        spans = []
-        if memory.regex is not None:
-            for match in memory.regex.finditer(text):
-                value = match.group()
-                needle = memory.needles.get(fold(value))
-                if needle is None:
-                    continue
-                if needle.case_sensitive_initial and not value[0].isupper():
-                    continue  # "will" is not "Will Smith"
-                spans.append(
-                    Span(match.start(), match.end(), needle.entry.label, value, needle.score,
-                         self.name, canonical=needle.canonical)
-                )
-        if memory.phones:
-            for match in _PHONE_LIKE.finditer(text):
-                entry = memory.phones.get(digits_of(match.group())[-10:])
-                if entry is not None:
-                    spans.append(
-                        Span(match.start(), match.end(), Label.PHONE, match.group(), 0.98,
-                             self.name, canonical=entry.real)
-                    )
-        return spans
+        return self._compiled(conversation).find(text)

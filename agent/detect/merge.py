@@ -13,6 +13,7 @@ _DETECTOR_PRIORITY = {
     "always_protect": 5,
     "custom": 5,
     "memory": 4,
+    "repeat": 2,
     "email": 4,
     "phone": 4,
     "credit_card": 4,

@@ -9,6 +9,7 @@ from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline
 from agent.entities import Label, Span
 from agent.names import lexicon
+from agent.places import is_known_place
 
 LABEL_MAP = {
     "PERSON": Label.PERSON,
@@ -26,7 +27,8 @@ _BASE_SCORE = {
     Label.NORP: 0.6,
     Label.DATE: 0.6,
 }
-_JUNK = re.compile(r"^[\W\d_]+$|@|://")
+# Not names: symbols only, e-mail/URL pieces, code (brackets, operators, dotted calls).
+_JUNK = re.compile(r"^[\W\d_]+$|@|://|[(){}\[\]<>=;|\\]|\w\.\w+\(|\b\w+_\w+")
 _LEGAL_SUFFIX = re.compile(
     r"(?i)\b(?:inc|llc|ltd|limited|gmbh|ag|plc|llp|corp|corporation|co|company|s\.a|sa|bv|nv|oy|ab|pty|srl|sarl|spa)\.?$"
 )
@@ -73,6 +75,14 @@ class SpacyNerDetector:
                 continue
             if label in (Label.LOCATION, Label.PERSON) and len(value.split()) > 1 and _LEGAL_SUFFIX.search(value):
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
+            elif (
+                label in (Label.LOCATION, Label.ORG)
+                and " " not in value
+                and value.istitle()
+                and len(names.info(value).first_in - {"en"}) >= 2
+                and not is_known_place(value)
+            ):
+                label = Label.PERSON  # "Marcy is a black cat": a first name, not a place
             score = _BASE_SCORE[label]
             if label is Label.PERSON:
                 first = ent[0]

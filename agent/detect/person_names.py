@@ -1,6 +1,11 @@
-"""Person names that NER misses: after a title ("Ms. Mitchell"), after a cue ("my name is",
-"Dear", "Regards,"), and proper nouns that are known first names (Faker's name lists
-across ~90 locales), extended over the surname that follows."""
+"""Person names that NER misses:
+- after a title ("Ms. Mitchell") or a cue ("my name is", "Dear", "my friend", "Regards,");
+- proper nouns that several locales' curated lists know as first names (Faker's name
+  lists), extended over the surname that follows;
+- lower-case "first last" pairs where both halves are known names ("naomi ryan");
+- a name alone on its line (signatures, address blocks);
+- the rest of a list whose other items are names ("Efimiya, Mary, Ariana and Jodi").
+"""
 
 from __future__ import annotations
 
@@ -10,27 +15,49 @@ from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline
 from agent.entities import Label, Span
 from agent.names import lexicon
+from agent.places import is_known_place
 
 TITLES = (
     "Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lady|Lord|Rev|Reverend|Fr|Father|Sister|"
     "Judge|Justice|Mme|Mlle|Herr|Frau|Sr|Sra|Srta|Sgt|Capt|Captain|Col|Gen|Lt|Officer|"
     "Detective|Det|Coach|Uncle|Aunt|Auntie|Grandma|Grandpa"
 )
-_NAME_TOKEN = r"[A-Z][a-zà-öø-ÿ'’\-]+(?:-[A-Z][a-zà-öø-ÿ]+)?"
-_NAME = rf"{_NAME_TOKEN}(?:\s+(?:[A-Z]\.\s+)?{_NAME_TOKEN}){{0,2}}"
+_UPPER_TOKEN = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?"
+_NAME = rf"{_UPPER_TOKEN}(?:\s+(?:[A-Z]\.?\s+)?{_UPPER_TOKEN}){{0,2}}"
 _TITLE_NAME = re.compile(rf"\b(?:{TITLES})\.?\s+(?P<v>{_NAME})")
-_CUE_NAME = re.compile(
-    rf"(?:\b(?:[Mm]y name is|[Mm]y name's|I am called|[Nn]amed|[Cc]alled|[Dd]ear|[Hh]i|[Hh]ello|[Hh]ey|"
-    rf"[Ss]incerely|[Rr]egards|[Tt]hanks|[Tt]hank you|[Cc]heers|[Bb]est|[Yy]ours|[Ff]rom|[Ss]igned|"
-    rf"[Cc]ontact|[Aa]sk|[Ww]ith|[Mm]y (?:friend|colleague|boss|manager|wife|husband|son|daughter|"
-    rf"brother|sister|mother|father|mom|dad|partner|client|customer|neighbou?r|landlord|tenant|"
-    rf"student|teacher|doctor|lawyer|coworker|co-worker|girlfriend|boyfriend|cousin|niece|nephew)))"
+_RELATIONS = (
+    "friend|best friend|colleague|boss|manager|wife|husband|son|daughter|brother|sister|mother|father|"
+    "mom|mum|dad|partner|client|customer|neighbou?r|landlord|landlady|tenant|student|teacher|doctor|"
+    "lawyer|coworker|co-worker|girlfriend|boyfriend|cousin|niece|nephew|uncle|aunt|grandma|grandpa|"
+    "grandmother|grandfather|fianc[eé]e?|roommate|classmate|employee|assistant|intern|supervisor|"
+    "therapist|dentist|accountant|tutor|coach|kid|child|baby|dog|cat|puppy|kitten|pet"
+)
+# Cues after which any capitalised words are a name.
+_STRONG_CUE = re.compile(
+    rf"(?:\b(?:[Mm]y name is|[Mm]y name's|[Mm]y name:|I am called|I'm called|[Nn]amed|[Cc]alled|"
+    rf"[Ss]igned|(?:[Ff]irst|[Ll]ast|[Ff]ull|[Mm]iddle|[Mm]aiden|[Ss]ur)\s?name(?:\s+is|\??:?)|[Nn]ame\s*:|"
+    rf"[Dd]ear|[Mm]y (?:[a-z\-]+\s+)?(?:{_RELATIONS}),?|[Oo]ur (?:{_RELATIONS}),?|[Hh]is (?:{_RELATIONS}),?|"
+    rf"[Hh]er (?:{_RELATIONS}),?)|(?:[Ss]incerely|[Rr]egards|[Bb]est|[Cc]heers|[Tt]hanks|[Tt]hank you|"
+    rf"[Yy]ours(?: truly)?|[Ww]arm(?:ly)?|[Bb]est wishes|[Ll]ove),?\s*\n)"
+    rf"[ \t]*['\"“]?(?P<v>{_NAME})"
+)
+# Cues after which a capitalised word is a name only if the name lists know it.
+_WEAK_CUE = re.compile(
+    rf"\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Tt]hanks|[Aa]sk|[Ww]ith|[Ff]rom|[Cc]ontact|[Tt]ell|[Cc]all|[Ee]mail|"
+    rf"[Tt]ext|[Mm]eet|[Mm]et|[Mm]eeting|[Ii] am|I'm|[Ii]nvite|[Hh]elp|[Ss]ee|[Vv]isit|[Rr]emind)"
     rf"[,:]?\s+(?P<v>{_NAME})"
 )
-_STOP_AFTER_CUE = frozenset(
-    {"I", "We", "You", "The", "This", "That", "There", "It", "All", "Everyone", "Team", "Sir",
-     "Madam", "GPT", "ChatGPT", "AI", "Assistant", "Regards", "Thanks", "Thank", "Please", "Hope",
-     "Good", "Best", "Kind", "Warm", "Dear", "Hello", "Hi", "Hey", "Yes", "No", "Ok", "Okay"}
+_NOT_NAMES = frozenset(
+    {"I", "We", "You", "The", "This", "That", "There", "It", "All", "Everyone", "Team", "Sir", "Madam",
+     "GPT", "ChatGPT", "AI", "Assistant", "Regards", "Thanks", "Thank", "Please", "Hope", "Good", "Best",
+     "Kind", "Warm", "Dear", "Hello", "Hi", "Hey", "Yes", "No", "Ok", "Okay", "Customer", "Hiring",
+     "Manager", "Support", "Sales", "User", "Admin", "Friend", "Friends", "Colleagues", "Team", "Folks"}
+)
+_LINE_NAME = re.compile(
+    rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s+[A-Z]\.?)?(?:\s+{_UPPER_TOKEN}){{1,2}})[ \t]*,?$"
+)
+_LIST = re.compile(
+    rf"(?P<items>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?(?:\s*(?:,|;|\band\b|\bor\b|&)\s*{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?){{2,}})"
 )
 
 
@@ -42,36 +69,14 @@ class PersonNameDetector:
         self.pipeline = pipeline
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
-        spans = self._by_cue(text)
+        spans = self._by_cue(text) + self._by_line(text)
         if self.pipeline is not None:
             try:
                 analysis = context.analysis or LazyAnalysis(self.pipeline, text)
                 spans.extend(self._by_lexicon(text, analysis.doc))
             except RuntimeError:
                 pass  # no spaCy model: the cue rules still work
-        return spans
-
-    def _by_cue(self, text: str) -> list[Span]:
-        names = lexicon()
-        spans = []
-        for pattern, score in ((_TITLE_NAME, 0.9), (_CUE_NAME, 0.7)):
-            for match in pattern.finditer(text):
-                value = match.group("v")
-                tokens = value.split()
-                if tokens[0] in _STOP_AFTER_CUE:
-                    continue  # "Dear Team", "Thanks Everyone"
-                if pattern is _CUE_NAME:
-                    known = [t for t in tokens if names.is_first_name(t) or names.is_last_name(t)]
-                    if not known:
-                        continue
-                    # Keep the run up to the last known name token.
-                    last_known = max(i for i, t in enumerate(tokens) if t in known)
-                    tokens = tokens[: last_known + 1]
-                value = " ".join(tokens)
-                start = match.start("v")
-                if text[start : start + len(value)] != value:
-                    value = text[start : start + len(" ".join(tokens))]
-                spans.append(Span(start, start + len(value), Label.PERSON, value, score, self.name))
+        spans.extend(self._by_list(text, spans))
         return spans
 
     @staticmethod
@@ -80,6 +85,56 @@ class PersonNameDetector:
         has too many words that are ordinary English: "Server", "Will")."""
         info = lexicon().info(token)
         return len(info.first_in - {"en"}) >= 2
+
+    @staticmethod
+    def _likely_last_name(token: str) -> bool:
+        info = lexicon().info(token)
+        return len(info.last_in) >= 2 or (bool(info.last_in) and len(token) >= 6)
+
+    def _by_cue(self, text: str) -> list[Span]:
+        names = lexicon()
+        spans = []
+        for pattern, score in ((_TITLE_NAME, 0.9), (_STRONG_CUE, 0.8), (_WEAK_CUE, 0.7)):
+            for match in pattern.finditer(text):
+                tokens = match.group("v").split()
+                if tokens[0] in _NOT_NAMES or tokens[0].upper() == tokens[0] and len(tokens[0]) > 1 and not tokens[0].endswith("."):
+                    continue
+                if pattern is _WEAK_CUE:
+                    known = [i for i, t in enumerate(tokens) if names.is_first_name(t) or names.is_last_name(t)]
+                    if not known or known[0] != 0:
+                        continue
+                    tokens = tokens[: known[-1] + 1]
+                elif pattern is _STRONG_CUE:
+                    # After "Dear"/"my friend" a name is one to three words; stop at a word
+                    # the lists do not know once we have a first name.
+                    keep = 1
+                    for i in range(1, len(tokens)):
+                        if names.is_last_name(tokens[i]) or names.is_first_name(tokens[i]) or len(tokens[i]) <= 2:
+                            keep = i + 1
+                        else:
+                            break
+                    tokens = tokens[:keep]
+                start = match.start("v")
+                value = " ".join(tokens)
+                if text[start : start + len(value)] != value:
+                    continue  # the name ran over a line break; the parts are found elsewhere
+                spans.append(Span(start, start + len(value), Label.PERSON, value, score, self.name))
+        return spans
+
+    def _by_line(self, text: str) -> list[Span]:
+        """A name alone on its line, as in signatures and address blocks."""
+        names = lexicon()
+        spans = []
+        for match in _LINE_NAME.finditer(text):
+            tokens = match.group("v").split()
+            first, last = tokens[0], tokens[-1]
+            if first in _NOT_NAMES or is_known_place(match.group("v")):
+                continue
+            if names.is_first_name(first) and (names.is_last_name(last) or names.is_first_name(last) or len(tokens) > 2
+                                               or not names.info(last).first_in):
+                start = match.start("v")
+                spans.append(Span(start, match.end("v"), Label.PERSON, match.group("v"), 0.7, self.name))
+        return spans
 
     def _by_lexicon(self, text: str, doc) -> list[Span]:
         names = lexicon()
@@ -94,6 +149,7 @@ class PersonNameDetector:
                 and len(token.text) >= 3
                 and self._likely_first_name(token.text)
                 and token.ent_type_ not in ("GPE", "LOC", "NORP", "FAC")
+                and not is_known_place(token.text)
             ):
                 j = i + 1
                 while (
@@ -104,11 +160,42 @@ class PersonNameDetector:
                 ):
                     j += 1
                 start, end = token.idx, doc[j - 1].idx + len(doc[j - 1].text)
-                value = text[start:end]
                 known_surname = j - i > 1 and names.is_last_name(doc[j - 1].text)
                 score = 0.85 if known_surname else (0.7 if j - i > 1 else 0.65)
-                spans.append(Span(start, end, Label.PERSON, value, score, self.name))
+                spans.append(Span(start, end, Label.PERSON, text[start:end], score, self.name))
                 i = j
+            elif (
+                token.is_lower
+                and i + 1 < n
+                and doc[i + 1].is_lower
+                and len(token.text) >= 3
+                and len(doc[i + 1].text) >= 3
+                and not token.is_stop
+                and not doc[i + 1].is_stop
+                and self._likely_first_name(token.text)
+                and self._likely_last_name(doc[i + 1].text)
+                and token.pos_ in ("PROPN", "NOUN", "ADJ")
+                and doc[i + 1].pos_ in ("PROPN", "NOUN")
+            ):
+                start, end = token.idx, doc[i + 1].idx + len(doc[i + 1].text)
+                spans.append(Span(start, end, Label.PERSON, text[start:end], 0.55, self.name))
+                i += 2
             else:
                 i += 1
+        return spans
+
+    def _by_list(self, text: str, found: list[Span]) -> list[Span]:
+        """Items of an enumeration where most other items are names are names too."""
+        starts = {s.start for s in found}
+        spans = []
+        for match in _LIST.finditer(text):
+            items = list(re.finditer(rf"{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?", match.group("items")))
+            offset = match.start("items")
+            known = sum(1 for it in items if offset + it.start() in starts)
+            if known < 2 or known * 2 < len(items):
+                continue
+            for it in items:
+                start = offset + it.start()
+                if start not in starts and it.group() not in _NOT_NAMES and not is_known_place(it.group()):
+                    spans.append(Span(start, offset + it.end(), Label.PERSON, it.group(), 0.6, self.name))
         return spans

@@ -4,18 +4,19 @@ runs them all over a text, then resolves overlaps once."""
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 from agent.config import Settings
-from agent.conversation import Conversation, fold
+from agent.conversation import Conversation, MapEntry, fold
 from agent.detect.base import DetectionContext, Detector
-from agent.detect.memory import ConversationMemoryDetector
+from agent.detect.memory import ConversationMemoryDetector, MentionFinder
 from agent.detect.merge import resolve_overlaps
 from agent.detect.ner import SpacyNerDetector
 from agent.detect.nlp import LazyAnalysis, ModelMissing, SpacyPipeline, shared_pipeline
 from agent.detect.patterns import pattern_detectors
-from agent.detect.person_names import PersonNameDetector
+from agent.detect.person_names import TITLES, PersonNameDetector
 from agent.detect.secrets import SecretDetector
 from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
 from agent.entities import Label, Span
@@ -67,15 +68,72 @@ class DetectorRegistry:
             for span in found:
                 if not (0 <= span.start < span.end <= len(text)) or text[span.start : span.end] != span.text:
                     continue  # a detector's offsets are checked, never trusted
-                spans.append(_without_possessive(span))
+                spans.append(_normalized(span))
         kept = [s for s in spans if s.score >= self.min_score and fold(s.text) not in self.allow]
-        return Detection(resolve_overlaps(kept), warnings)
+        merged = resolve_overlaps(kept)
+        return Detection(_consistent_labels(resolve_overlaps(merged + _repeated_mentions(text, merged))), warnings)
 
 
-def _without_possessive(span: Span) -> Span:
-    """"Mitchell's" is a mention of "Mitchell": the "'s" stays in the text as written."""
+# Types whose values are worth finding again wherever they recur in the same text.
+_PROPAGATE = frozenset(Label) - {Label.DATE, Label.NORP}
+
+
+def _repeated_mentions(text: str, spans: list[Span]) -> list[Span]:
+    """A value found once is the same value everywhere in the text ("Ruby" tagged in one
+    sentence and missed in the next), and a person's first or last name alone refers
+    to them. Found like conversation memory, at a lower score than a real detection."""
+    seen: dict[str, Span] = {}
+    for span in spans:
+        if span.score < 0.6 or len(span.text) < 2 or span.label not in _PROPAGATE:
+            continue
+        if span.label is Label.PERSON and not span.text[0].isupper():
+            continue
+        seen.setdefault(fold(span.text), span)
+    if not seen:
+        return []
+    entries = [MapEntry(real=s.text, stand_in=s.text, label=s.label) for s in seen.values()]
+    return MentionFinder(entries, detector="repeat", full_score=0.8, part_score=0.7).find(text)
+
+
+def _consistent_labels(spans: list[Span]) -> list[Span]:
+    """One value, one type within a text: the type of its strongest detection."""
+    best: dict[str, Span] = {}
+    for span in spans:
+        key = fold(span.text)
+        if key not in best or span.score > best[key].score:
+            best[key] = span
+    return [s if best[fold(s.text)].label is s.label else replace(s, label=best[fold(s.text)].label) for s in spans]
+
+
+_LEADING_TITLE = re.compile(rf"^(?:(?:{TITLES})\.?\s+)+", re.IGNORECASE)
+
+
+_NAMED = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC, Label.DATE})
+_EDGE_JUNK = " \t\r\n\"'“”‘’«»()[]{}<>,;:*_"
+
+
+def _normalized(span: Span) -> Span:
+    """Trim what detectors drag along: surrounding quotes and brackets, a line break (a
+    name does not run over lines), a possessive ("Mitchell's" is a mention of
+    "Mitchell") and a title ("Uncle Victor" of "Victor"). The trimmed characters stay in
+    the text as written; the stand-in replaces the name only."""
+    if span.label in _NAMED:
+        text = span.text
+        if "\n" in text.strip() and span.label is not Label.MISC:
+            text = text[: text.index("\n", len(text) - len(text.lstrip()))]
+        lead = len(text) - len(text.lstrip(_EDGE_JUNK))
+        text = text.strip(_EDGE_JUNK)
+        if not text:
+            return span
+        if text != span.text:
+            start = span.start + lead
+            span = replace(span, start=start, end=start + len(text), text=text)
     if span.label in (Label.PERSON, Label.ORG, Label.LOCATION) and len(span.text) > 3 and span.text.endswith(("'s", "’s")):
-        return replace(span, end=span.end - 2, text=span.text[:-2])
+        span = replace(span, end=span.end - 2, text=span.text[:-2])
+    if span.label is Label.PERSON:
+        title = _LEADING_TITLE.match(span.text)
+        if title and title.end() < len(span.text):
+            span = replace(span, start=span.start + title.end(), text=span.text[title.end():])
     return span
 
 

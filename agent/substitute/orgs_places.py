@@ -9,15 +9,13 @@ when the city is known).
 
 from __future__ import annotations
 
-import json
 import random
 import re
-from functools import lru_cache
 
-from agent import paths
 from agent.conversation import Conversation, fold
 from agent.entities import Label
 from agent.names import lexicon
+from agent.places import place_kind, places
 from agent.substitute.rng import match_case
 
 LEGAL_SUFFIXES = frozenset(
@@ -55,61 +53,19 @@ GENERIC_ORG_WORDS = frozenset(
 )
 
 
-@lru_cache(maxsize=1)
-def _places() -> dict:
-    with open(paths.resource("places.json"), encoding="utf-8") as f:
-        data = json.load(f)
-    from faker.providers.address.en_US import Provider
-
-    data["countries"] = [c for c in Provider.countries if "," not in c and len(c) < 25]
-    data["us_states"] = list(Provider.states)
-    data["all_cities"] = sorted({c for cities in data["cities"].values() for c in cities})
-    data["_country_fold"] = {fold(c): c for c in data["countries"]} | {
-        "usa": "United States", "us": "United States", "u.s.": "United States", "u.s.a.": "United States",
-        "america": "United States", "united states of america": "United States", "uk": "United Kingdom",
-        "u.k.": "United Kingdom", "britain": "United Kingdom", "great britain": "United Kingdom",
-        "england": "United Kingdom", "united kingdom": "United Kingdom", "united states": "United States",
-    }
-    data["_state_fold"] = {fold(s): s for s in data["us_states"]}
-    data["_city_fold"] = {fold(c): country for c, country in data["city_country"].items()}
-    for country, cities in data["cities"].items():
-        for city in cities:
-            data["_city_fold"].setdefault(fold(city), country)
-    data["_continent_fold"] = {fold(c) for c in data["continents"]}
-    data["_region_fold"] = {fold(r) for r in data["regions"]}
-    return data
-
-
-def place_kind(value: str) -> tuple[str, str | None]:
-    """("country"|"state"|"city"|"continent"|"region"|"unknown", country of a city)."""
-    places = _places()
-    key = fold(re.sub(r"^the\s+", "", value, flags=re.I))
-    if key in places["_country_fold"]:
-        return "country", places["_country_fold"][key]
-    if key in places["_state_fold"]:
-        return "state", "United States"
-    if key in places["_city_fold"]:
-        return "city", places["_city_fold"][key]
-    if key in places["_continent_fold"]:
-        return "continent", None
-    if fold(value) in places["_region_fold"] or key in places["_region_fold"]:
-        return "region", None
-    return "unknown", None
-
-
 def fake_place(rng: random.Random, value: str, is_free) -> str | None:
-    places = _places()
+    data = places()
     kind, country = place_kind(value)
     if kind == "country":
-        pool = places["countries"]
+        pool = data["countries"]
     elif kind == "state":
-        pool = places["us_states"]
+        pool = data["us_states"]
     elif kind == "continent":
-        pool = places["continents"]
+        pool = data["continents"]
     elif kind == "region":
-        pool = places["regions"]
+        pool = data["regions"]
     elif kind == "city":
-        pool = places["cities"].get(country or "", []) or places["all_cities"]
+        pool = data["cities"].get(country or "", []) or data["all_cities"]
     else:
         # Unknown granularity: a district or a small town is most likely; a mid-size city
         # is the closest realistic stand-in. Keep words like "County" or "Island".
@@ -118,7 +74,7 @@ def fake_place(rng: random.Random, value: str, is_free) -> str | None:
             base = rng.choice([n for n in lexicon().last_names("en_US") if n.isalpha()])
             candidate = base + tail.group()
             return candidate if is_free(candidate) else None
-        pool = places["all_cities"]
+        pool = data["all_cities"]
     options = [p for p in pool if fold(p) != fold(value)]
     for _ in range(30):
         candidate = rng.choice(options)

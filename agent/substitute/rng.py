@@ -15,12 +15,14 @@ def rng_for(seed: int, *parts: object) -> random.Random:
 def match_case(template: str, value: str) -> str:
     """Write value in the letter case of template (ALL CAPS, lower, or as given)."""
     letters = [c for c in template if c.isalpha()]
-    if not letters:
+    if not letters or not value:
         return value
     if all(c.isupper() for c in letters) and len(letters) > 1:
         return value.upper()
     if all(c.islower() for c in letters):
         return value.lower()
+    if letters[0].isupper() and value[0].islower():
+        return value[0].upper() + value[1:]
     return value
 
 

@@ -1,0 +1,89 @@
+"""`veil bench`: measure Veil on the labelled evaluation data (and Presidio beside it)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from agent.cli import CliError
+
+
+def register(subcommands: argparse._SubParsersAction) -> None:
+    p = subcommands.add_parser(
+        "bench",
+        help="measure privacy recall, LOPSIDED errors, restore exactness and latency",
+        description="Runs the engine over ../shared/data/dev/*.jsonl (or --data) and writes JSON and "
+        "a Markdown table. Never downloads anything.",
+    )
+    p.add_argument("--data", type=Path, help="a folder of .jsonl files or one .jsonl file")
+    p.add_argument("--datasets", help="comma-separated dataset names (default: all found)")
+    p.add_argument("--limit", type=int, help="at most this many texts per dataset (a quick slice)")
+    p.add_argument("--compare", choices=["presidio"], help="also run Microsoft Presidio on the same data")
+    p.add_argument("--llm", metavar="MODEL", help="use a local model (catalog name or .gguf path) for its tasks")
+    p.add_argument("--llm-tasks", default="relevance", help="comma-separated tasks for --llm (relevance,detect,surrogates,restore)")
+    p.add_argument("--out", type=Path, default=Path("bench-results"), help="folder for bench.json and bench.md")
+    p.add_argument("--no-speed", action="store_true", help="skip the 50-word latency run")
+    p.add_argument("--no-strict", action="store_true", help="skip the strict run (relevance off, every entity swapped)")
+    p.set_defaults(func=run)
+
+
+def strict_settings(settings):
+    """Maximum privacy: no relevance judgement, every detected entity swapped."""
+    import copy
+
+    strict = copy.deepcopy(settings)
+    strict.relevance = False
+    strict.policy = {label: "replace" for label in strict.policy}
+    return strict
+
+
+def run(args: argparse.Namespace) -> int:
+    from agent.bench.data import DataMissing, load_datasets
+    from agent.bench.report import markdown
+    from agent.bench.runner import BenchReport, run_engine, run_presidio, speed_50_words
+    from agent.config import load_settings
+    from agent.engine import Engine
+
+    names = [n.strip() for n in args.datasets.split(",")] if args.datasets else None
+    try:
+        datasets = load_datasets(args.data, names, args.limit)
+    except DataMissing as exc:
+        print(f"veil bench: skipped: {exc}", file=sys.stderr)
+        return 0
+    settings = load_settings()
+    local_tasks, extra = None, []
+    notes = []
+    if args.llm:
+        try:
+            from models.tasks import build_bench_tasks
+        except ImportError as exc:
+            raise CliError(f"local-model tasks are not available: {exc}") from None
+        tasks = [t.strip() for t in args.llm_tasks.split(",") if t.strip()]
+        local_tasks, extra = build_bench_tasks(args.llm, tasks, settings)
+        notes.append(f"local model {args.llm} for: {', '.join(tasks)}")
+    engine = Engine(settings, local_tasks=local_tasks, extra_detectors=extra)
+    engine.warm_up()
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    report = BenchReport(notes=notes)
+    report.engine = run_engine(engine, datasets, progress)
+    if not args.no_strict:
+        strict = Engine(strict_settings(settings), local_tasks=local_tasks, extra_detectors=extra)
+        report.strict = run_engine(strict, datasets, lambda line: progress("strict " + line))
+    if not args.no_speed:
+        report.speed_50_words = speed_50_words(engine, datasets)
+    if args.compare == "presidio":
+        try:
+            report.presidio = run_presidio(datasets, progress)
+        except ImportError as exc:
+            raise CliError(f"Presidio is not installed (pip install -e '.[dev]'): {exc}") from None
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "bench.json").write_text(json.dumps(report.to_json(), indent=2) + "\n")
+    table = markdown(report)
+    (args.out / "bench.md").write_text(table)
+    print(table)
+    return 0

@@ -1,0 +1,161 @@
+"""`veil sanitize` and `veil restore`: stdin -> stdout, for scripts and outside harnesses."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from agent.cli import CliError, read_stdin_text
+
+
+def register(subcommands: argparse._SubParsersAction) -> None:
+    p = subcommands.add_parser(
+        "sanitize",
+        help="replace personal data in stdin with stand-ins",
+        description="Reads text on stdin, writes the sanitized text on stdout. The map is kept in the "
+        "vault under a conversation id (printed on stderr, or in the JSON) for `veil restore`.",
+    )
+    p.add_argument("--conversation", metavar="ID", help="reuse (or create) this conversation's map")
+    p.add_argument("--json", action="store_true", help="print a JSON object with sanitized text and entities")
+    p.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='read JSON lines {"id", "text", "conversation"?} and write one line '
+        '{"id", "sanitized", "entities"} per input, flushed after each',
+    )
+    p.set_defaults(func=run_sanitize)
+
+    r = subcommands.add_parser(
+        "restore",
+        help="put real values back into an LLM answer on stdin",
+        description="Reads an answer on stdin and writes it with the conversation's real values restored.",
+    )
+    r.add_argument("--conversation", metavar="ID", required=True, help="the conversation the answer belongs to")
+    r.add_argument("--json", action="store_true", help="print a JSON object with the restored text and spans")
+    r.set_defaults(func=run_restore)
+
+
+def open_store():
+    from agent.vault import VaultError, open_default_store_or_memory
+
+    try:
+        return open_default_store_or_memory(interactive=sys.stdin.isatty())
+    except VaultError as exc:
+        raise CliError(str(exc)) from None
+
+
+def build_engine():
+    from agent.config import ConfigError, load_settings
+    from agent.engine import Engine
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    local_tasks, extra = None, []
+    if settings.local_model.tasks or settings.detectors.local_llm:
+        try:
+            from models.tasks import build_local_tasks
+
+            local_tasks, extra = build_local_tasks(settings)
+        except Exception as exc:  # the engine works without a model; say so and go on
+            print(f"veil: warning: local model not used ({exc})", file=sys.stderr)
+    return Engine(settings, local_tasks=local_tasks, extra_detectors=extra)
+
+
+def get_or_create(store, conversation_id: str | None):
+    from agent.conversation import ConversationNotFound
+
+    if conversation_id is None:
+        return store.create_conversation()
+    try:
+        return store.load_conversation(conversation_id)
+    except ConversationNotFound:
+        return store.create_conversation(conversation_id=conversation_id)
+
+
+def run_sanitize(args: argparse.Namespace) -> int:
+    from agent.engine import InputRejected
+
+    engine = build_engine()
+    store = open_store()
+    if args.jsonl:
+        return _sanitize_lines(engine, store)
+    text = read_stdin_text()
+    conversation = get_or_create(store, args.conversation)
+    try:
+        result = engine.sanitize(text, conversation)
+    except InputRejected as exc:
+        raise CliError(str(exc)) from None
+    store.save_conversation(conversation)
+    for warning in result.warnings:
+        print(f"veil: warning: {warning}", file=sys.stderr)
+    if args.json:
+        out = result.to_json() | {"conversation": conversation.id}
+        json.dump(out, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(result.sanitized)
+        if args.conversation is None:
+            print(f"veil: conversation {conversation.id}", file=sys.stderr)
+    return 0
+
+
+def _sanitize_lines(engine, store) -> int:
+    """One JSON object per line in and out, flushed per line, so a harness can drive it."""
+    from agent.engine import InputRejected
+
+    conversations: dict[str, object] = {}
+    for number, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            text = item["text"]
+            if not isinstance(text, str):
+                raise TypeError("text must be a string")
+        except (ValueError, KeyError, TypeError) as exc:
+            out = {"id": None, "error": f"line {number}: expected a JSON object with a text string ({exc})"}
+            print(json.dumps(out), flush=True)
+            continue
+        conversation_id = item.get("conversation")
+        if conversation_id is not None:
+            conversation = conversations.get(conversation_id) or get_or_create(store, str(conversation_id))
+            conversations[conversation_id] = conversation
+        else:
+            conversation = store.create_conversation()
+        try:
+            result = engine.sanitize(text, conversation)
+            store.save_conversation(conversation)
+            out = {"id": item.get("id"), "sanitized": result.sanitized,
+                   "entities": [e.to_json() for e in result.entities], "conversation": conversation.id}
+        except InputRejected as exc:
+            out = {"id": item.get("id"), "error": str(exc)}
+        print(json.dumps(out, ensure_ascii=False), flush=True)
+    return 0
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    from agent.conversation import ConversationNotFound
+    from agent.engine import InputRejected
+
+    engine = build_engine()
+    store = open_store()
+    text = read_stdin_text()
+    try:
+        conversation = store.load_conversation(args.conversation)
+    except ConversationNotFound:
+        raise CliError(f"no conversation {args.conversation!r} in the vault") from None
+    try:
+        result = engine.restore(text, conversation)
+    except InputRejected as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        json.dump(result.to_json(), sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(result.text)
+    if result.unrestored:
+        print(f"veil: warning: stand-ins left in the answer: {', '.join(result.unrestored)}", file=sys.stderr)
+    return 0
