@@ -120,12 +120,14 @@ class LocalLLMDetector:
         threshold: float = 0.5,
         max_chars: int = 1500,
         max_candidates: int = 12,
+        max_output_tokens: int = 200,
     ):
         self.model = model
         self.time_budget_s = time_budget_s
         self.threshold = threshold
         self.max_chars = max_chars
         self.max_candidates = max_candidates
+        self.max_output_tokens = max_output_tokens
         self.extract = model.has_chat_template
         self._header = base_prompt_header()
 
@@ -194,7 +196,7 @@ class LocalLLMDetector:
             result = self.model.complete_json(
                 [{"role": "system", "content": EXTRACT_SYSTEM}, {"role": "user", "content": piece}],
                 EXTRACT_SCHEMA,
-                max_tokens=200,
+                max_tokens=self.max_output_tokens,
                 time_budget_s=budget.remaining(),
             )
             spans.extend(_locate(text, _items(result.value)))

@@ -43,11 +43,6 @@ INSTRUCTIONS = (
 SYSTEM = (
     INSTRUCTIONS + " Never repeat the original or any part of it. Answer with the replacement only."
 )
-SCHEMA = {
-    "type": "object",
-    "properties": {"replacement": {"type": "string", "maxLength": 60}},
-    "required": ["replacement"],
-}
 
 
 def _example(text: str, kind: str) -> str:
@@ -79,17 +74,18 @@ class LocalSurrogateProposer:
         marked = f"{piece[:start]}[{piece[start:end]}]{piece[end:]}"
         kind = _KIND[span.label]
         if self.model.has_chat_template:
-            result = self.model.complete_json(
+            # Plain text, first line only: a grammar adds little for one short string and
+            # is slow on large vocabularies; the validator checks the shape anyway.
+            gen = self.model.chat(
                 [
                     {"role": "system", "content": SYSTEM},
                     {"role": "user", "content": f"Text: {marked}\nKind: {kind}"},
                 ],
-                SCHEMA,
-                max_tokens=40,
+                max_tokens=24,
+                stop=["\n"],
                 time_budget_s=budget.remaining(),
             )
-            value = result.value
-            proposal = value.get("replacement") if isinstance(value, dict) else None
+            proposal = gen.text if gen.ok else None
         else:
             gen = self.model.complete(
                 self._header + _example(marked, kind),
