@@ -24,8 +24,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 from agent.conversation import Conversation, ConversationStore, Message, MessageState
 from agent.entities import Action, RestoredSpan, RestoreResult, SanitizeResult
@@ -76,7 +76,7 @@ class SendStream(Iterator[SendChunk]):
 
     def __init__(
         self,
-        sender: "Sender",
+        sender: Sender,
         conversation: Conversation,
         message: Message,
         sanitized: SanitizeResult,
@@ -104,7 +104,7 @@ class SendStream(Iterator[SendChunk]):
         """The new user message as sent (sanitized)."""
         return self.sanitized.sanitized
 
-    def __iter__(self) -> "SendStream":
+    def __iter__(self) -> SendStream:
         return self
 
     def __next__(self) -> SendChunk:
@@ -126,9 +126,7 @@ class SendStream(Iterator[SendChunk]):
 
     def _run(self) -> Iterator[SendChunk]:
         sender, message = self.sender, self.message
-        engine, store, provider = sender.engine, sender.store, sender.provider
-        restorer = engine.streaming_restorer(self.conversation)
-        shown: list[str] = []
+        restorer = sender.engine.streaming_restorer(self.conversation)
         shown_length = 0
         audit_id = None
         stream = None
@@ -138,12 +136,11 @@ class SendStream(Iterator[SendChunk]):
             if not piece.text:
                 return None
             chunk = SendChunk(piece.text, shown_length, tuple(piece.spans))
-            shown.append(piece.text)
             shown_length += len(piece.text)
             return chunk
 
         try:
-            stream = provider.stream(self.request, self.model or None, sender.params, self.cancel_token)
+            stream = sender.provider.stream(self.request, self.model or None, sender.params, self.cancel_token)
             audit_id = sender._audit_request(self.conversation, message, self.model)
             for piece in stream:
                 began = time.perf_counter()

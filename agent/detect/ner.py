@@ -93,6 +93,8 @@ class SpacyNerDetector:
                     score = 0.85
                 if value.islower():
                     score -= 0.2
+            if label is Label.DATE and re.fullmatch(r"[\d\s#-]{5,}", value):
+                continue  # a long run of digits is a number (card, account), not a date
             if label is Label.DATE and not re.search(r"\d", value):
                 score = 0.4  # "Wednesday", "last year": rarely identifying
             spans.append(Span(start, end, label, value, score, self.name))

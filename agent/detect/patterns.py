@@ -63,8 +63,12 @@ class CreditCardDetector(RegexDetector):
     score = 1.0
     pattern = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
 
+    _context = re.compile(r"(?i)\b(card|credit|debit|visa|mastercard|amex|cc|payment|pay|billing|cvv|expir\w*)\b")
+
     def validate(self, value: str, match: re.Match[str], text: str) -> bool:
-        return luhn_valid(value) and card_brand(value) is not None
+        # A Luhn-valid number is a card if its prefix is a known brand's, or if the text
+        # says it is a card (issuers and test data use prefixes beyond the big brands).
+        return luhn_valid(value) and (card_brand(value) is not None or _near(text, match.start(), self._context, 40))
 
 
 class IbanDetector(RegexDetector):
@@ -292,7 +296,7 @@ _ID_HOTWORDS = (
     r"order|account|acct|a/c|invoice|ticket|case|customer|member(?:ship)?|employee|staff|"
     r"passport|licen[cs]e|driver'?s?\s+licen[cs]e|DL|policy|tracking|reference|ref|confirmation|"
     r"booking|reservation|serial|routing|sort\s+code|patient|student|claim|loan|contract|client|"
-    r"badge|record|file|national\s+id|id\s+card|identity\s+card|tax|vat|nhs|medicare|insurance|"
+    r"badge|record|file|card|national\s+id|id\s+card|identity\s+card|tax|vat|nhs|medicare|insurance|"
     r"iban|bic|swift|vin|plate|registration|voucher|coupon|pin|otp|verification"
 )
 _USERNAME_HOTWORDS = r"user\s?name|user\s?id|login|handle|screen\s?name|gamer\s?tag|account\s+name|nick(?:name)?|alias|user"

@@ -37,7 +37,9 @@ _STRONG_CUE = re.compile(
     rf"(?:\b(?:[Mm]y name is|[Mm]y name's|[Mm]y name:|I am called|I'm called|[Nn]amed|[Cc]alled|"
     rf"[Ss]igned|(?:[Ff]irst|[Ll]ast|[Ff]ull|[Mm]iddle|[Mm]aiden|[Ss]ur)\s?name(?:\s+is|\??:?)|[Nn]ame\s*:|"
     rf"[Dd]ear|[Mm]y (?:[a-z\-]+\s+)?(?:{_RELATIONS}),?|[Oo]ur (?:{_RELATIONS}),?|[Hh]is (?:{_RELATIONS}),?|"
-    rf"[Hh]er (?:{_RELATIONS}),?)|(?:[Ss]incerely|[Rr]egards|[Bb]est|[Cc]heers|[Tt]hanks|[Tt]hank you|"
+    rf"[Hh]er (?:{_RELATIONS}),?|[Yy]ou are|[Cc]all (?:me|him|her|them)|[Cc]alls (?:me|him|her)|"
+    rf"(?:[Cc]o-?)?[Ff]ounders?:?|[Ff]ounded by|[Mm]embers:|[Pp]layers:|[Cc]haracters:|[Aa]uthors?:)"
+    rf"|(?:[Ss]incerely|[Rr]egards|[Bb]est|[Cc]heers|[Tt]hanks|[Tt]hank you|"
     rf"[Yy]ours(?: truly)?|[Ww]arm(?:ly)?|[Bb]est wishes|[Ll]ove),?\s*\n)"
     rf"[ \t]*['\"“]?(?P<v>{_NAME})"
 )
@@ -53,12 +55,29 @@ _NOT_NAMES = frozenset(
      "Kind", "Warm", "Dear", "Hello", "Hi", "Hey", "Yes", "No", "Ok", "Okay", "Customer", "Hiring",
      "Manager", "Support", "Sales", "User", "Admin", "Friend", "Friends", "Colleagues", "Team", "Folks"}
 )
+# "Pree: To create an AI..." - a speaker label at the start of a line.
+_SPEAKER = re.compile(rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?|[A-Z]{{2,3}})[ \t]*:[ \t]*\S")
+_NOT_SPEAKERS = frozenset(
+    """note notes question answer q a subject date time title summary description example input output
+    step tip warning error result response prompt context task goal instructions requirements update edit
+    ps source topic name email phone address customer agent user assistant system human ai bot me you
+    narrator host interviewer speaker teacher student doctor patient client manager boss mom dad scene
+    chapter part section act day week option options solution problem hint explanation reason conclusion
+    introduction background objective objectives purpose scope status priority category type format
+    language tone style audience length rules rule constraints note important caution info information
+    details location venue price cost total subtotal tax url link website phone mobile fax tel cell
+    monday tuesday wednesday thursday friday saturday sunday verse chorus bridge intro outro hook
+    pros cons advantages disadvantages features benefits query reply feedback comment comments review
+    job role position company department team project version model code usage returns raises args
+    parameters params example1 keywords tags genre setting plot theme characters character cast""".split()
+)
 _LINE_NAME = re.compile(
     rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s+[A-Z]\.?)?(?:\s+{_UPPER_TOKEN}){{1,2}})[ \t]*,?$"
 )
 _LIST = re.compile(
-    rf"(?P<items>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?(?:\s*(?:,|;|\band\b|\bor\b|&)\s*{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?){{2,}})"
+    rf"(?P<items>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?(?:\s*(?:,|;|\band\b|\bor\b|&)\s*{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?){{1,}})"
 )
+_LOWER_LIST = re.compile(r"\b[a-zà-ÿ]{3,}(?:\s*(?:,|\band\b|\bor\b|&)\s*[a-zà-ÿ]{3,}){2,}")
 
 
 class PersonNameDetector:
@@ -69,7 +88,7 @@ class PersonNameDetector:
         self.pipeline = pipeline
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
-        spans = self._by_cue(text) + self._by_line(text)
+        spans = self._by_cue(text) + self._by_line(text) + self._by_speaker(text) + self._by_initial(text)
         if self.pipeline is not None:
             try:
                 analysis = context.analysis or LazyAnalysis(self.pipeline, text)
@@ -121,6 +140,33 @@ class PersonNameDetector:
                 spans.append(Span(start, start + len(value), Label.PERSON, value, score, self.name))
         return spans
 
+    def _by_speaker(self, text: str) -> list[Span]:
+        """Speaker labels of a dialogue or chat log; two or more different speakers, or
+        a label the name lists know, make it a dialogue rather than a form."""
+        names = lexicon()
+        found = []
+        for match in _SPEAKER.finditer(text):
+            value = match.group("v")
+            if value.casefold() in _NOT_SPEAKERS or value.split()[0].casefold() in _NOT_SPEAKERS:
+                continue
+            found.append((match.start("v"), match.end("v"), value))
+        distinct = {v for _, _, v in found}
+        spans = []
+        for start, end, value in found:
+            known = names.is_first_name(value.split()[0]) or names.is_last_name(value.split()[-1])
+            if known or len(distinct) >= 2:
+                spans.append(Span(start, end, Label.PERSON, value, 0.75 if known else 0.6, self.name))
+        return spans
+
+    @staticmethod
+    def _by_initial(text: str) -> list[Span]:
+        """"Ravil G Yefimov", "Vide A. Persson": a middle initial marks a person's name."""
+        return [
+            Span(m.start(), m.end(), Label.PERSON, m.group(), 0.75, "person_names")
+            for m in re.finditer(rf"\b{_UPPER_TOKEN}\s+[A-Z]\.?\s+{_UPPER_TOKEN}\b", text)
+            if m.group().split()[0] not in _NOT_NAMES
+        ]
+
     def _by_line(self, text: str) -> list[Span]:
         """A name alone on its line, as in signatures and address blocks."""
         names = lexicon()
@@ -130,8 +176,10 @@ class PersonNameDetector:
             first, last = tokens[0], tokens[-1]
             if first in _NOT_NAMES or is_known_place(match.group("v")):
                 continue
-            if names.is_first_name(first) and (names.is_last_name(last) or names.is_first_name(last) or len(tokens) > 2
-                                               or not names.info(last).first_in):
+            known = names.is_first_name(first) or names.is_last_name(last)
+            # Followed by contact details (digits, an address, an @) as in a signature.
+            contact = re.search(r"\d{3}|@|\b(?:Suite|Apt|Street|St\.|Avenue|Road)\b", text[match.end() : match.end() + 160])
+            if known or contact:
                 start = match.start("v")
                 spans.append(Span(start, match.end("v"), Label.PERSON, match.group("v"), 0.7, self.name))
         return spans
@@ -165,6 +213,20 @@ class PersonNameDetector:
                 spans.append(Span(start, end, Label.PERSON, text[start:end], score, self.name))
                 i = j
             elif (
+                token.pos_ == "PROPN"
+                and token.is_title
+                and len(token.text) >= 3
+                and not token.ent_type_
+                and i + 1 < n
+                and doc[i + 1].tag_ in ("VBD", "VBZ", "MD")
+                and (i == 0 or doc[i - 1].is_sent_start or doc[i - 1].text in (".", "\n", ",", ";", "and", "but", "when", "while", "as", "if", "so"))
+                and token.text not in _NOT_NAMES
+                and not is_known_place(token.text)
+            ):
+                # "Troi tries", "Min steps back": a proper noun acting as the subject.
+                spans.append(Span(token.idx, token.idx + len(token.text), Label.PERSON, token.text, 0.55, self.name))
+                i += 1
+            elif (
                 token.is_lower
                 and i + 1 < n
                 and doc[i + 1].is_lower
@@ -173,7 +235,7 @@ class PersonNameDetector:
                 and not token.is_stop
                 and not doc[i + 1].is_stop
                 and self._likely_first_name(token.text)
-                and self._likely_last_name(doc[i + 1].text)
+                and names.is_last_name(doc[i + 1].text)
                 and token.pos_ in ("PROPN", "NOUN", "ADJ")
                 and doc[i + 1].pos_ in ("PROPN", "NOUN")
             ):
@@ -185,17 +247,24 @@ class PersonNameDetector:
         return spans
 
     def _by_list(self, text: str, found: list[Span]) -> list[Span]:
-        """Items of an enumeration where most other items are names are names too."""
+        """Items of an enumeration where half the other items are names are names too
+        ("Chewbacca and Yoda", "silvana, adam, christopher and caleb")."""
         starts = {s.start for s in found}
         spans = []
         for match in _LIST.finditer(text):
             items = list(re.finditer(rf"{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?", match.group("items")))
             offset = match.start("items")
             known = sum(1 for it in items if offset + it.start() in starts)
-            if known < 2 or known * 2 < len(items):
+            if known < 1 or known * 2 < len(items):
                 continue
             for it in items:
                 start = offset + it.start()
                 if start not in starts and it.group() not in _NOT_NAMES and not is_known_place(it.group()):
                     spans.append(Span(start, offset + it.end(), Label.PERSON, it.group(), 0.6, self.name))
+        for match in _LOWER_LIST.finditer(text):
+            items = [m for m in re.finditer(r"[a-zà-ÿ]{3,}", match.group()) if m.group() not in ("and", "or")]
+            if len(items) >= 3 and sum(self._likely_first_name(m.group()) for m in items) * 3 >= len(items) * 2:
+                for m in items:
+                    start = match.start() + m.start()
+                    spans.append(Span(start, start + len(m.group()), Label.PERSON, m.group(), 0.6, self.name))
         return spans

@@ -7,7 +7,8 @@ ping, and error (e.g. overloaded_error) which can arrive after a 200.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from httpx_sse import ServerSentEvent
 

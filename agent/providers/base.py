@@ -12,8 +12,9 @@ reports it. `complete` is the non-streaming fallback with the same arguments.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Literal, Mapping, Sequence
+from typing import Literal
 
 Role = Literal["system", "user", "assistant"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant")
@@ -113,7 +114,7 @@ class ProviderConfig:
         return (self.base_url or DEFAULT_BASE_URLS.get(self.kind, "")).rstrip("/")
 
     @classmethod
-    def from_settings(cls, settings, *, api_key: ApiKey | str | None = None, **overrides) -> "ProviderConfig":
+    def from_settings(cls, settings, *, api_key: ApiKey | str | None = None, **overrides) -> ProviderConfig:
         """From agent.config.Settings (its `provider` and `local_model` sections)."""
         p = settings.provider
         values = dict(
@@ -191,7 +192,7 @@ class ChatStream(Iterator[str]):
         self.usage: dict[str, int] = {}
         self.text_so_far: list[str] = []
 
-    def __iter__(self) -> "ChatStream":
+    def __iter__(self) -> ChatStream:
         return self
 
     def __next__(self) -> str:
@@ -206,7 +207,7 @@ class ChatStream(Iterator[str]):
     def close(self) -> None:
         self._close()
 
-    def __enter__(self) -> "ChatStream":
+    def __enter__(self) -> ChatStream:
         return self
 
     def __exit__(self, *exc) -> None:

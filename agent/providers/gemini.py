@@ -7,7 +7,8 @@ candidates[0].content.parts; the last one carries finishReason.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import quote
 
 from httpx_sse import ServerSentEvent

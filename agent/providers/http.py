@@ -14,7 +14,8 @@ import random
 import socket
 import threading
 import time
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -56,7 +57,7 @@ _MAX_PROVIDER_MESSAGE = 600
 class Request:
     """One HTTP request to make (the key is in `headers`; never log them)."""
 
-    __slots__ = ("url", "headers", "body")
+    __slots__ = ("body", "headers", "url")
 
     def __init__(self, url: str, headers: dict[str, str], body: dict[str, Any]):
         self.url = url
@@ -423,7 +424,7 @@ class _Counted:
         self._items = items
         self.count = 0
 
-    def __iter__(self) -> "_Counted":
+    def __iter__(self) -> _Counted:
         return self
 
     def __next__(self) -> Any:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from agent import paths
 from agent.providers.base import (
@@ -132,7 +133,7 @@ class LocalProvider(Provider):
             try:
                 from models.runtime import ModelLoadError
             except ImportError:  # pragma: no cover - llama.cpp missing
-                ModelLoadError = RuntimeError  # noqa: N806
+                ModelLoadError = RuntimeError
             runtime = self._get_model()
             chat = self.prompt_messages(messages)
             pieces = 0

@@ -7,7 +7,8 @@ Stream: `data: {"choices":[{"delta":{"content":"..."}}]}` events, then `data: [D
 from __future__ import annotations
 
 import ipaddress
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 from httpx_sse import ServerSentEvent

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 from agent.providers.base import CancelToken, ChatStream
 from agent.providers.errors import Cancelled, StreamInterrupted
@@ -94,7 +95,7 @@ def _relay(produce: Callable[[CancelToken], Iterator[Any]], cancel: threading.Ev
 
 
 def threaded_stream(
-    produce: Callable[[CancelToken], Iterator["str | StreamMeta"]],
+    produce: Callable[[CancelToken], Iterator[str | StreamMeta]],
     cancel: threading.Event | None,
     *,
     name: str,
