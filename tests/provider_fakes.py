@@ -18,9 +18,10 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 
@@ -105,7 +106,7 @@ class FakeProvider:
         with self._lock:
             return self._plan.pop(0) if self._plan else Reply()
 
-    def start(self) -> "FakeProvider":
+    def start(self) -> FakeProvider:
         self._thread.start()
         return self
 
@@ -114,7 +115,7 @@ class FakeProvider:
         self.server.shutdown()
         self.server.server_close()
 
-    def __enter__(self) -> "FakeProvider":
+    def __enter__(self) -> FakeProvider:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from provider_fakes import Fail, FakeProvider
 
 REPO = Path(__file__).resolve().parent.parent
@@ -75,12 +74,14 @@ def test_send_continues_a_conversation_and_retries_a_failed_message(tmp_path):
 
 
 def test_send_reports_an_unavailable_provider(tmp_path):
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.toml").write_text("[provider]\nmax_attempts = 2\n")
     with FakeProvider("gemini", key=KEY) as server:
-        server.plan(*[Fail(503, "try later")] * 4)
+        server.plan(*[Fail(503, "try later")] * 2)
         run = veil(["send", "--provider", "gemini", "--base-url", server.base_url, "--model", "gemini-test"],
                    stdin=PROMPT, home=tmp_path)
     assert run.returncode == 2
-    assert "unavailable" in run.stderr and "try later" in run.stderr
+    assert "unavailable" in run.stderr and "try later" in run.stderr and "after 2 attempts" in run.stderr
     assert run.stdout == ""
 
 

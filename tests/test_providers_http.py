@@ -10,12 +10,13 @@ import time
 import traceback
 
 import pytest
+from provider_fakes import Fail, FakeProvider, Reply
 
 from agent.providers import (
     AuthenticationError,
     BadRequest,
-    CancelToken,
     Cancelled,
+    CancelToken,
     ChatMessage,
     GenerationParams,
     MissingApiKey,
@@ -26,7 +27,6 @@ from agent.providers import (
     StreamInterrupted,
     create_provider,
 )
-from provider_fakes import Fail, FakeProvider, Reply
 
 KEY = "sk-test-0123456789abcdefSECRETKEYzyxwvu"
 DIALECTS = ("openai", "anthropic", "gemini")

@@ -9,8 +9,8 @@ import pytest
 
 from agent.providers import (
     BadRequest,
-    CancelToken,
     Cancelled,
+    CancelToken,
     ChatMessage,
     GenerationParams,
     ProviderConfig,
@@ -100,7 +100,7 @@ def test_end_to_end_send_through_the_llama_cpp_server(llama_server_url, veil_hom
     provider = create_provider(ProviderConfig("openai", base_url=llama_server_url, model="tiny"), client=client)
     store = MemoryStore()
     conversation = store.create_conversation()
-    sender = Sender(Engine(default_settings()), store, provider, params=GenerationParams(max_tokens=24, temperature=0))
+    sender = Sender(Engine(default_settings()), store, provider, params=GenerationParams(max_tokens=16, temperature=0))
     prompt = "Say hello to Anjali Gupta and write to anjali.gupta@globaltech.com."
     for text in (prompt, "Now greet Anjali again."):
         reply = sender.send(conversation, text)

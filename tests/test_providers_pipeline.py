@@ -11,14 +11,15 @@ import threading
 import time
 
 import pytest
+from provider_fakes import Fail, FakeProvider, Reply
 
 from agent.config import default_settings
 from agent.conversation import MemoryStore, MessageState
 from agent.entities import Action
 from agent.pipeline import MessageNotRetryable, Sender
 from agent.providers import (
-    CancelToken,
     Cancelled,
+    CancelToken,
     GenerationParams,
     MissingApiKey,
     ProviderConfig,
@@ -26,7 +27,6 @@ from agent.providers import (
     StreamInterrupted,
     create_provider,
 )
-from provider_fakes import Fail, FakeProvider, Reply
 
 KEY = "sk-pipeline-test-key-0123456789abcdef"
 MODELS = {"openai": "gpt-test", "anthropic": "claude-test", "gemini": "gemini-test"}
