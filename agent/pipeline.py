@@ -97,6 +97,7 @@ class SendStream(Iterator[SendChunk]):
         self.error: BaseException | None = None
         self.timings = SendTimings()
         self._started = started
+        self._iterated = False
         self._chunks = self._run()
 
     @property
@@ -108,6 +109,7 @@ class SendStream(Iterator[SendChunk]):
         return self
 
     def __next__(self) -> SendChunk:
+        self._iterated = True
         return next(self._chunks)
 
     def cancel(self) -> None:
@@ -115,6 +117,10 @@ class SendStream(Iterator[SendChunk]):
         self.cancel_token.set()
 
     def close(self) -> None:
+        """Stop (or drop, if never iterated) this send; the message is kept as CANCELLED."""
+        if not self._iterated and self.message.state is MessageState.SENDING:
+            self.message.state, self.message.error = MessageState.CANCELLED, "cancelled"
+            self.sender._store_message(self.message)
         self._chunks.close()
 
     def text(self) -> str:

@@ -185,6 +185,17 @@ def test_cancel_marks_the_message_cancelled(engine, server):
     assert sender.retry(conversation, stored.id).text() == f"You wrote: {FIRST}"
 
 
+def test_a_send_dropped_before_it_started_is_kept_as_cancelled(engine):
+    with FakeProvider("openai", key=KEY) as fake:
+        store = MemoryStore()
+        conversation = store.create_conversation()
+        reply = make_sender(engine, store, fake).send(conversation, FIRST)
+        reply.close()
+        [stored] = store.list_messages(conversation.id)
+        assert stored.state is MessageState.CANCELLED and stored.typed == FIRST
+        assert fake.requests == []
+
+
 def test_no_key_leaves_the_message_unsent(engine):
     with FakeProvider("anthropic", key=KEY) as fake:
         store = MemoryStore()
