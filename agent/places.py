@@ -28,6 +28,7 @@ def places() -> dict:
         "england": "United Kingdom", "united kingdom": "United Kingdom", "united states": "United States",
     }
     data["_state_fold"] = {fold(s): s for s in data["us_states"]}
+    data["_state_abbr"] = frozenset(data.get("us_state_abbreviations", ()))
     data["_city_fold"] = {fold(c): country for c, country in data["city_country"].items()}
     for country, cities in data["cities"].items():
         for city in cities:
@@ -41,6 +42,12 @@ def place_kind(value: str) -> tuple[str, str | None]:
     """("country"|"state"|"city"|"continent"|"region"|"unknown", country of a city)."""
     data = places()
     key = fold(re.sub(r"^the\s+", "", value, flags=re.I))
+    if value in data["_state_abbr"]:
+        return "state", "United States"
+    # "Greater Boston", "the Boston area", "downtown Chicago" are still Boston and Chicago.
+    core = fold(re.sub(r"(?i)^(?:greater|downtown|central|north(?:ern)?|south(?:ern)?|east(?:ern)?|west(?:ern)?|metro(?:politan)?|suburban|inner)\s+|\s+(?:area|region|metro|city|county)$", "", value))
+    if core != key and core in data["_city_fold"]:
+        return "city", data["_city_fold"][core]
     if key in data["_country_fold"]:
         return "country", data["_country_fold"][key]
     if key in data["_state_fold"]:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from agent import paths
 from agent.entities import Label, Span
 from agent.names import lexicon
+from agent.places import is_known_place
 
 
 @dataclass(frozen=True)
@@ -38,17 +39,56 @@ def public_entities() -> dict[str, frozenset[str]]:
     return {kind: frozenset(n.casefold() for n in names) for kind, names in data.items() if isinstance(names, list)}
 
 
+_KINDS = {
+    Label.PERSON: ("people", "mononyms", "characters"),  # one-word characters: see is_public
+    Label.ORG: ("organisations", "works"),
+    Label.MISC: ("organisations", "works", "people", "mononyms", "characters"),
+    Label.NORP: ("organisations",),
+}
+
+
 def is_public(text: str, label: Label) -> bool:
+    """A well-known entity of this type (places: the place gazetteer)."""
+    if label is Label.LOCATION:
+        return is_known_place(text)
     known = public_entities()
-    key = re.sub(r"^(?:the)\s+", "", text.casefold()).strip()
-    kinds = {
-        Label.PERSON: ("people", "characters"),
-        Label.ORG: ("organisations",),
-        Label.LOCATION: ("places",),
-        Label.MISC: ("organisations", "works", "people", "characters"),
-        Label.NORP: ("organisations",),
-    }.get(label, ())
+    key = " ".join(re.sub(r"^the\s+", "", text.casefold()).split())
+    kinds = _KINDS.get(label, ())
+    if " " not in key and label is Label.PERSON:
+        # "Mario" alone is as likely a colleague as the plumber: one-word characters count
+        # only where the prompt names a known work (see RelevanceRules._character).
+        kinds = tuple(k for k in kinds if k != "characters")
     return any(key in known.get(kind, ()) for kind in kinds)
+
+
+@lru_cache(maxsize=1)
+def _works_regex() -> re.Pattern[str] | None:
+    """Titles of well-known works and franchises, matched with their capitals."""
+    known = public_entities()
+    with open(paths.resource("public_entities.json"), encoding="utf-8") as f:
+        raw = json.load(f)
+    titles = [t for t in raw.get("works", []) if len(t) >= 4]
+    titles += [c for c in raw.get("characters", []) if " " in c]
+    if not titles or not known:
+        return None
+    body = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+
+
+@lru_cache(maxsize=1)
+def _character_tokens() -> frozenset[str]:
+    """Single names of well-known characters ("Geordi" of "Geordi La Forge")."""
+    tokens = set()
+    for name in public_entities().get("characters", ()):
+        for token in name.split():
+            if len(token) >= 3 and token not in ("the", "of", "and", "captain", "lord", "lady", "doctor", "mr.", "mrs."):
+                tokens.add(token)
+    return frozenset(tokens)
+
+
+def in_known_work(text: str) -> bool:
+    regex = _works_regex()
+    return bool(regex and regex.search(text)) or bool(_FICTION.search(text))
 
 
 # -- context cues ---------------------------------------------------------------------
@@ -63,11 +103,10 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[str, str]:
 
 
 _PERSONAL_PLACE = re.compile(
-    r"(?i)\b(?:i|we|my|our|me|us|she|he|they|her|his|their|family|friend|client|customer|landlord|"
+    r"(?i)\b(?:i|we|my|our|me|us|she|he|they|her|his|their|who|family|friend|client|customer|landlord|"
     r"tenant|wife|husband|son|daughter|mom|dad|mother|father)\b[^.!?\n]{0,40}?"
-    r"\b(?:live|lives|living|lived|reside|resides|residing|stay|stays|staying|based|located|"
-    r"moved|moving|relocat\w*|born|grew up|raised|from|work|works|working|study|studies|studying|"
-    r"am|'m|is|are|was)\b[^.!?\n]{0,25}?\b(?:in|at|from|to|near|outside)\s+(?:the\s+)?$"
+    r"\b(?:live|lives|living|lived|reside|resides|residing|based|born|grew up|raised|from|moved|"
+    r"relocated|home|house|address)\b[^.!?\n]{0,25}?\b(?:in|at|from|to|near|outside)\s+(?:the\s+)?$"
 )
 _ADDRESS_CONTEXT = re.compile(r"(?i)\b(?:address|home|house|apartment|flat|office|store|shop|branch)\b[^.!?\n]{0,25}\b(?:in|at|on)\s+$")
 _PERSONAL_ORG = re.compile(
@@ -78,7 +117,26 @@ _PERSONAL_ORG = re.compile(
     r"\b(?:manager|director|engineer|intern|developer|employee|ceo|cto|founder|owner|head|member|"
     r"student|teacher|nurse|consultant|analyst|designer|staff)\s+(?:at|of|for|with)\s+(?:the\s+)?|"
     r"\bjob\s+(?:at|with)\s+|\binternship\s+at\s+|\bhired\s+(?:at|by)\s+|\bapply(?:ing)?\s+(?:to|at)\s+|"
-    r"\bjoin(?:ing|ed)?\s+|\bacquir(?:e|ing|ed)\s+(?:the\s+company\s+)?)['\"“]?$"
+    r"\bjoin(?:ing|ed)?\s+|\bacquir(?:e|ing|ed)\s+(?:the\s+company\s+)?|\b(?:our|my)\s+|\blaid\s+off\s+from\s+|"
+    r"\bfired\s+from\s+|\bbidding\s+on\s+|\bon\s+behalf\s+of\s+)['\"“]?$"
+)
+_PUBLIC_ROLE_BEFORE = re.compile(
+    r"(?i)\b(?:president|prime minister|pm|chancellor|king|queen|emperor|empress|pope|saint|st\.|senator|"
+    r"congress(?:man|woman)|governor|mayor|minister|prince|princess|general|dictator|pharaoh|tsar|czar|"
+    r"sultan|ayatollah|rabbi|imam|prophet|apostle|philosopher|physicist|economist|novelist|poet|composer|"
+    r"painter|author|writer|rapper|singer|actor|actress|director|footballer|athlete)\s+$"
+)
+_STRONG_WORK_CUE_BEFORE = re.compile(
+    r"(?i)(?:\b(?:style|voice|tone|manner|spirit|words|philosophy|teachings?|theory|theories|works?|"
+    r"poems?|novels?|books?|songs?|music|paintings?|quotes?|speech(?:es)?)\s+of\s+(?:(?:mr|mrs|ms|dr|sir)\.?\s+)?$|"
+    r"\baccording\s+to\s+$|\bpretend\s+(?:to\s+be|you\s+are)\s+$|\bact\s+(?:as|like)\s+['\"“]?$|"
+    r"\bimpersonat\w+\s+$|\bplay\s+the\s+role\s+of\s+$|\blike\s+$|\banswer\s+like\s+$)"
+)
+_CITATION_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:\(\d{4}\)|,\s*\d{4}\b|\s+et al\b|\s+(?:solution|theorem|conjecture|paradox|principle|effect|law|equation|algorithm|method|test)\b)", re.I)
+_PLACE_OF_BUSINESS = re.compile(
+    r"(?i)\b(?:school|house|home|office|student|rehab|property|apartment|farm|city of|town of|"
+    r"village of|established|founded|located)"
+    r"\b[^.!?\n]{0,30}?\b(?:in|at|outside|near|of)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}$"
 )
 _KNOWLEDGE_Q = re.compile(
     r"(?i)(?:\bwho\s+(?:is|was|were|are)\b|\bwhat\s+(?:is|was|are|were|does|did|do)\b|\bwhen\s+(?:is|was|did|does)\b|"
@@ -139,6 +197,13 @@ class RelevanceRules:
         before, after = _sentence_around(text, span.start, span.end)
         whole = text
         label = span.label
+        if label is Label.PERSON and (_SELF_NAME.search(before) or _RELATION_BEFORE.search(before)):
+            return Verdict(False, 0.9, "a private person")
+        if label is not Label.DATE and self._character(span, whole):
+            # Whatever NER called it: a character of a work the prompt names.
+            return Verdict(True, 0.75, "character in a known work")
+        if label in (Label.LOCATION, Label.ORG, Label.MISC) and is_public(span.text, Label.PERSON) and not is_public(span.text, label):
+            label = Label.PERSON  # a famous person NER took for a place or company
         if label is Label.PERSON:
             return self._person(span, before, after, whole)
         if label is Label.ORG:
@@ -153,36 +218,63 @@ class RelevanceRules:
             return self._date(span, before)
         return None
 
+    @staticmethod
+    def _character(span: Span, whole: str) -> bool:
+        tokens = span.text.split()
+        if not tokens or (span.label is Label.LOCATION and is_known_place(span.text)) or not in_known_work(whole):
+            return False
+        characters = _character_tokens()
+        return span.text.casefold() in characters or tokens[-1].casefold() in characters or (
+            re.match(r"\s*\(\s*(?:from|in)\s+[A-Z]", whole[span.end : span.end + 12]) is not None
+        )
+
     def _person(self, span: Span, before: str, after: str, whole: str) -> Verdict:
         if _SELF_NAME.search(before) or _RELATION_BEFORE.search(before):
             return Verdict(False, 0.9, "a private person")
         if is_public(span.text, Label.PERSON):
             return Verdict(True, 0.85, "public figure")
-        if _WORK_CUE_BEFORE.search(before) or _WORK_CUE_AFTER.search(after):
-            tokens = span.text.split()
-            if len(tokens) >= 2 or not lexicon().is_first_name(span.text):
-                return Verdict(True, 0.7, "public figure asked about")
-        if _FICTION.search(whole) and not _STORY_TASK.search(whole):
-            return Verdict(True, 0.6, "character in a known work")
-        if _CASUAL_SUBJECT_AFTER.search(after) and len(span.text.split()) == 1:
-            return Verdict(False, 0.8, "a person in the prompt's story")
+        tokens = span.text.split()
+        if _PUBLIC_ROLE_BEFORE.search(before):
+            return Verdict(True, 0.75, "public office holder")
+        if _STRONG_WORK_CUE_BEFORE.search(before) or _CITATION_AFTER.match(after):
+            return Verdict(True, 0.7, "public figure asked about")
+        if self._with_public_partner(span, whole):
+            return Verdict(True, 0.65, "named with a public figure")
+        surname_only = len(tokens) == 1 and not lexicon().is_first_name(tokens[0])
+        if surname_only and (re.search(r"(?i)\bby\s+$", before) or _WORK_CUE_AFTER.search(after) or _KNOWLEDGE_Q.search(before)):
+            return Verdict(True, 0.6, "public figure asked about")
         return Verdict(False, 0.6, "a person")
+
+    @staticmethod
+    def _with_public_partner(span: Span, whole: str) -> bool:
+        """"Herman and Chomsky": named together with a public figure, likely one too."""
+        after = re.match(r"\s+(?:and|&)\s+([A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?)", whole[span.end : span.end + 40])
+        before = re.search(r"([A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?)\s+(?:and|&)\s+$", whole[max(0, span.start - 40) : span.start])
+        return any(m and is_public(m.group(1), Label.PERSON) for m in (after, before))
 
     def _org(self, span: Span, before: str, after: str, whole: str) -> Verdict:
         if _PERSONAL_ORG.search(before):
             return Verdict(False, 0.85, "your organisation or client")
         if re.search(r"(?i)\b(?:GmbH|Ltd|LLC|L\.L\.C\.|LLP|Pty|S\.?A\.?R\.?L|S\.?R\.?L|B\.?V|Oy|AB|AS|ApS|Sp\. z o\.o\.)\.?$", span.text):
             return Verdict(False, 0.75, "a private company")
-        if is_public(span.text, Label.ORG):
+        if is_public(span.text, Label.ORG) or is_public(span.text, Label.MISC) or self._public_prefix(span.text):
             return Verdict(True, 0.85, "well-known organisation")
-        if _KNOWLEDGE_Q.search(before) or _WORK_CUE_BEFORE.search(before):
+        if _KNOWLEDGE_Q.search(before) or re.search(r"(?i)\b(?:report|article|essay|review|summary|analysis)\s+(?:on|about|of)\s+$", before):
             return Verdict(True, 0.55, "organisation asked about")
-        return Verdict(False, 0.55, "an organisation")
+        return Verdict(False, 0.6, "an organisation")
+
+    @staticmethod
+    def _public_prefix(value: str) -> bool:
+        """"Google Photos", "Toyota Motor Co": a product or unit of a well-known company."""
+        tokens = value.split()
+        return any(is_public(" ".join(tokens[:n]), Label.ORG) for n in range(1, len(tokens)))
 
     def _place(self, span: Span, before: str, after: str, whole: str) -> Verdict:
-        if _PERSONAL_PLACE.search(before) or _ADDRESS_CONTEXT.search(before):
+        if _PERSONAL_PLACE.search(before) or _ADDRESS_CONTEXT.search(before) or _PLACE_OF_BUSINESS.search(before):
             return Verdict(False, 0.8, "where you or someone you know lives or works")
-        return Verdict(True, 0.6, "public place")
+        if is_public(span.text, Label.LOCATION):
+            return Verdict(True, 0.7, "public place")
+        return Verdict(False, 0.6, "a place that is not well known")
 
     def _date(self, span: Span, before: str) -> Verdict:
         value = span.text

@@ -62,6 +62,9 @@ class SpacyNerDetector:
             value = text[start:end]
             if label is not Label.DATE and _JUNK.search(value):
                 continue
+            if len(ent) > 1 and ent[0].pos_ == "VERB" and label is not Label.DATE:
+                start = ent[1].idx  # "Explain Wittgenstein": the verb is not part of the name
+                value = text[start:end]
             lead = _LEADING.match(value)
             if lead and label is not Label.DATE:
                 start += lead.end()

@@ -145,12 +145,14 @@ class PersonNameDetector:
         a label the name lists know, make it a dialogue rather than a form."""
         names = lexicon()
         found = []
+        labels = set()
         for match in _SPEAKER.finditer(text):
             value = match.group("v")
+            labels.add(value)
             if value.casefold() in _NOT_SPEAKERS or value.split()[0].casefold() in _NOT_SPEAKERS:
                 continue
             found.append((match.start("v"), match.end("v"), value))
-        distinct = {v for _, _, v in found}
+        distinct = labels  # "Customer:" and "JA:" make a dialogue, so "JA" is a speaker
         spans = []
         for start, end, value in found:
             known = names.is_first_name(value.split()[0]) or names.is_last_name(value.split()[-1])

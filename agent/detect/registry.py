@@ -84,7 +84,7 @@ def _repeated_mentions(text: str, spans: list[Span]) -> list[Span]:
     to them. Found like conversation memory, at a lower score than a real detection."""
     seen: dict[str, Span] = {}
     for span in spans:
-        if span.score < 0.6 or len(span.text) < 2 or span.label not in _PROPAGATE:
+        if span.score < 0.5 or len(span.text) < 2 or span.label not in _PROPAGATE:
             continue
         if span.label is Label.PERSON and not span.text[0].isupper():
             continue
