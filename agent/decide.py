@@ -14,7 +14,7 @@ from agent.config import Settings
 from agent.conversation import Conversation, fold
 from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, RiskScore, Span
 from agent.local_tasks import RelevanceJudge
-from agent.relevance import RelevanceRules
+from agent.relevance import RelevanceRules, Verdict
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +52,17 @@ class Decider:
             if decision is None:
                 undecided.append(len(decisions) - 1)
         judged = self._judge(text, [spans[i] for i in undecided])
+        # One verdict per value: the mention with the clearest evidence speaks for all
+        # ("Irelia (from League of Legends)" decides the later bare "Irelia" too).
+        rules = {i: self.rules.verdict(text, spans[i]) for i in undecided}
+        best: dict[str, Verdict] = {}
+        for i, rule in rules.items():
+            key = fold(spans[i].canonical or spans[i].text)
+            if rule is not None and (key not in best or rule.confidence > best[key].confidence):
+                best[key] = rule
         for index, model_verdict in zip(undecided, judged):
             span = spans[index]
-            rule = self.rules.verdict(text, span)
+            rule = best.get(fold(span.canonical or span.text))
             keep, reason = self._default(span), "default for its type"
             if rule is not None:
                 keep, reason = rule.keep, rule.reason

@@ -68,7 +68,10 @@ def _works_regex() -> re.Pattern[str] | None:
     with open(paths.resource("public_entities.json"), encoding="utf-8") as f:
         raw = json.load(f)
     titles = [t for t in raw.get("works", []) if len(t) >= 4]
-    titles += [c for c in raw.get("characters", []) if " " in c]
+    names = lexicon()
+    # One-word characters name their work only when no one is called that ("Yoda" yes,
+    # "Mario" no).
+    titles += [c for c in raw.get("characters", []) if " " in c or (len(c) >= 4 and not names.is_first_name(c))]
     if not titles or not known:
         return None
     body = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
@@ -84,6 +87,11 @@ def _character_tokens() -> frozenset[str]:
             if len(token) >= 3 and token not in ("the", "of", "and", "captain", "lord", "lady", "doctor", "mr.", "mrs."):
                 tokens.add(token)
     return frozenset(tokens)
+
+
+def _named_work(text: str) -> bool:
+    regex = _works_regex()
+    return bool(regex and regex.search(text))
 
 
 def in_known_work(text: str) -> bool:
@@ -133,6 +141,8 @@ _STRONG_WORK_CUE_BEFORE = re.compile(
     r"\bimpersonat\w+\s+$|\bplay\s+the\s+role\s+of\s+$|\blike\s+$|\banswer\s+like\s+$)"
 )
 _CITATION_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:\(\d{4}\)|,\s*\d{4}\b|\s+et al\b|\s+(?:solution|theorem|conjecture|paradox|principle|effect|law|equation|algorithm|method|test)\b)", re.I)
+_STORY_ABOUT_PEOPLE = re.compile(r"(?i)\b(?:my|our)\s+(?:friend|colleague|co-?worker|family|son|daughter|wife|husband|boss|team)")
+_FROM_PLACE = re.compile(r"(?i)\b(?:i|we)\s*(?:'m|am|are|was|were)\b[^.!?\n]{0,30}\bfrom\s+(?:the\s+)?$")
 _PLACE_OF_BUSINESS = re.compile(
     r"(?i)\b(?:school|house|home|office|student|rehab|property|apartment|farm|city of|town of|"
     r"village of|established|founded|located)"
@@ -234,6 +244,10 @@ class RelevanceRules:
         if is_public(span.text, Label.PERSON):
             return Verdict(True, 0.85, "public figure")
         tokens = span.text.split()
+        common_first_name = len(lexicon().info(tokens[0]).first_in - {"en"}) >= 2
+        if len(tokens) == 1 and not common_first_name and _named_work(whole) and not _STORY_ABOUT_PEOPLE.search(whole):
+            # A prompt about a named work: its other one-word names are its characters.
+            return Verdict(True, 0.6, "character in a known work")
         if _PUBLIC_ROLE_BEFORE.search(before):
             return Verdict(True, 0.75, "public office holder")
         if _STRONG_WORK_CUE_BEFORE.search(before) or _CITATION_AFTER.match(after):
@@ -270,7 +284,7 @@ class RelevanceRules:
         return any(is_public(" ".join(tokens[:n]), Label.ORG) for n in range(1, len(tokens)))
 
     def _place(self, span: Span, before: str, after: str, whole: str) -> Verdict:
-        if _PERSONAL_PLACE.search(before) or _ADDRESS_CONTEXT.search(before) or _PLACE_OF_BUSINESS.search(before):
+        if any(p.search(before) for p in (_PERSONAL_PLACE, _ADDRESS_CONTEXT, _PLACE_OF_BUSINESS, _FROM_PLACE)):
             return Verdict(False, 0.8, "where you or someone you know lives or works")
         if is_public(span.text, Label.LOCATION):
             return Verdict(True, 0.7, "public place")

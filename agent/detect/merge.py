@@ -27,6 +27,7 @@ _DETECTOR_PRIORITY = {
     "date": 3,
     "local_llm": 2,
     "person_names": 2,
+    "org_names": 1,
     "spacy": 1,
 }
 

@@ -11,6 +11,7 @@ from typing import Iterable, Sequence
 from agent.config import Settings
 from agent.conversation import Conversation, MapEntry, fold
 from agent.detect.base import DetectionContext, Detector
+from agent.detect.gazetteer import OrganisationDetector
 from agent.detect.memory import ConversationMemoryDetector, MentionFinder
 from agent.detect.merge import resolve_overlaps
 from agent.detect.ner import SpacyNerDetector
@@ -148,6 +149,7 @@ def build_registry(settings: Settings, extra: Sequence[Detector] = ()) -> Detect
     if pipeline is not None:
         detectors.append(SpacyNerDetector(pipeline))
     detectors.append(PersonNameDetector(pipeline))
+    detectors.append(OrganisationDetector())
     if cfg.memory:
         detectors.append(ConversationMemoryDetector())
     if settings.lists.always_protect:

@@ -1,0 +1,62 @@
+"""Organisation names NER misses: well-known ones from the public-entity gazetteer
+("our Facebook ads", "bidding on Upwork"), and brand-shaped words (CamelCase such as
+"PulseAI", short all-caps acronyms such as "OBS") that are rarely ordinary words.
+
+Finding a well-known organisation does not mean swapping it: relevance decides (kept
+when the prompt is about it, swapped when it is the user's employer or client).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+from agent import paths
+from agent.detect.base import DetectionContext
+from agent.detect.ner import NOT_ENTITIES
+from agent.entities import Label, Span
+from agent.places import is_known_place
+
+
+@lru_cache(maxsize=1)
+def _known_orgs() -> re.Pattern[str] | None:
+    try:
+        with open(paths.resource("public_entities.json"), encoding="utf-8") as f:
+            names = json.load(f).get("organisations", [])
+    except FileNotFoundError:
+        return None
+    # Case-sensitive: "Apple" the company, not "apple" the fruit. Short all-caps names
+    # (UN, EU) are left to NER and the acronym rule.
+    names = [n for n in names if len(n) >= 4 and not n.isupper() and n.casefold() not in NOT_ENTITIES]
+    if not names:
+        return None
+    body = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w@./])(?:{body})(?![\w@/])")
+
+
+# PascalCase with an inner capital ("PulseAI", "ClickPhobia"); camelCase is code.
+_CAMEL = re.compile(r"(?<![\w@./\\-])[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+[A-Z]*(?![\w@./\\-])")
+_CODE = re.compile(r"[{};=]|\(\)|=>|->|::")
+_ACRONYM = re.compile(r"(?<![\w@./\\-])[A-Z]{3,5}(?![\w@./\\-])")
+
+
+class OrganisationDetector:
+    name = "org_names"
+    labels = frozenset({Label.ORG})
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        spans = []
+        known = _known_orgs()
+        if known is not None:
+            spans += [Span(m.start(), m.end(), Label.ORG, m.group(), 0.7, self.name) for m in known.finditer(text)]
+        if len(_CODE.findall(text)) < 3:  # in code, PascalCase words are class names
+            for m in _CAMEL.finditer(text):
+                spans.append(Span(m.start(), m.end(), Label.ORG, m.group(), 0.5, self.name))
+        # An all-caps text is shouting, not naming.
+        if sum(1 for c in text if c.isupper()) < 0.3 * max(1, sum(1 for c in text if c.isalpha())):
+            for m in _ACRONYM.finditer(text):
+                word = m.group()
+                if word.casefold() not in NOT_ENTITIES and not is_known_place(word):
+                    spans.append(Span(m.start(), m.end(), Label.ORG, word, 0.45, self.name))
+        return spans
