@@ -16,7 +16,7 @@ from agent import paths
 from agent.detect.base import DetectionContext
 from agent.detect.ner import NOT_ENTITIES
 from agent.entities import Label, Span
-from agent.places import is_known_place
+from agent.places import is_known_place, places
 
 
 @lru_cache(maxsize=1)
@@ -39,6 +39,38 @@ def _known_orgs() -> re.Pattern[str] | None:
 _CAMEL = re.compile(r"(?<![\w@./\\-])[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+[A-Z]*(?![\w@./\\-])")
 _CODE = re.compile(r"[{};=]|\(\)|=>|->|::")
 _ACRONYM = re.compile(r"(?<![\w@./\\-])[A-Z]{3,5}(?![\w@./\\-])")
+
+
+class PlaceDetector:
+    """Countries, US states and well-known cities and regions from the place gazetteer,
+    also in lower case for countries ("my country is belarus")."""
+
+    name = "places"
+    labels = frozenset({Label.LOCATION})
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        sensitive, insensitive = _place_patterns()
+        spans = [Span(m.start(), m.end(), Label.LOCATION, m.group(), 0.6, self.name) for m in sensitive.finditer(text)]
+        spans += [
+            Span(m.start(), m.end(), Label.LOCATION, m.group(), 0.55, self.name)
+            for m in insensitive.finditer(text)
+            if not m.group()[0].isupper()
+        ]
+        return spans
+
+
+@lru_cache(maxsize=1)
+def _place_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    data = places()
+    names = set(data["countries"]) | set(data["us_states"]) | set(data["city_country"]) | set(data["regions"])
+    names |= {c for cities in data["cities"].values() for c in cities}
+    names = {n for n in names if len(n) >= 4 and n.casefold() not in NOT_ENTITIES}
+    body = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    countries = "|".join(re.escape(c) for c in sorted(data["countries"], key=len, reverse=True) if len(c) >= 5)
+    return (
+        re.compile(rf"(?<![\w@./-])(?:{body})(?![\w@/-])"),
+        re.compile(rf"(?<![\w@./-])(?:{countries})(?![\w@/-])", re.IGNORECASE),
+    )
 
 
 class OrganisationDetector:

@@ -28,6 +28,9 @@ _DETECTOR_PRIORITY = {
     "local_llm": 2,
     "person_names": 2,
     "org_names": 1,
+    "places": 1,
+    "home_path": 4,
+    "domain": 2,
     "spacy": 1,
 }
 

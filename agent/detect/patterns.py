@@ -372,6 +372,51 @@ class DateDetector:
         return spans
 
 
+class HomePathDetector:
+    """The user name inside home-directory paths people paste with error messages:
+    C:\\Users\\lidor\\Desktop, /home/rickard/..., /Users/anna/..."""
+
+    name = "home_path"
+    labels = frozenset({Label.USERNAME})
+    _path = re.compile(r"(?i)(?:[a-z]:\\+users\\+|/home/|/users/)(?P<v>[^\\/\s:*?\"<>|]{2,40})(?=[\\/])")
+    _not_users = frozenset({"public", "default", "shared", "all users", "administrator", "admin", "user", "username",
+                            "runner", "root", "ubuntu", "your_username", "yourname", "you", "me", "<user>", "%username%"})
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        return [
+            Span(m.start("v"), m.end("v"), Label.USERNAME, m.group("v"), 0.9, self.name)
+            for m in self._path.finditer(text)
+            if m.group("v").casefold() not in self._not_users and not m.group("v").startswith(("$", "%", "<", "{"))
+        ]
+
+
+_TLDS = (
+    "com|net|org|io|co|ai|app|dev|info|biz|me|tv|us|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|cz|ru|ua|in|cn|jp|kr|"
+    "au|nz|ca|br|mx|ar|za|ng|ke|eg|tr|ir|il|sa|ae|pk|bd|lk|sg|my|id|ph|vn|th|hk|tw|edu|gov|mil|int|cloud|online|site|"
+    "store|tech|xyz|space|ly|gg|so|to|cc|eu|asia|ie|pt|gr|hu|ro|bg|hr|rs|sk|si|lt|lv|ee"
+)
+
+
+class DomainDetector(RegexDetector):
+    """Host names written without a scheme ("academics.klef.in", "db.acme-corp.io"):
+    they name an employer, a client or a server. File names (report.pdf) are not hosts."""
+
+    name = "domain"
+    label = Label.URL
+    score = 0.7
+    pattern = re.compile(
+        rf"(?<![\w@/.:-])(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{{0,61}}[A-Za-z0-9])?\.)+(?:{_TLDS})(?![\w@-]|\.\w)",
+        re.IGNORECASE,
+    )
+
+    def validate(self, value: str, match: re.Match[str], text: str) -> bool:
+        labels = value.lower().split(".")
+        if labels[0] in ("www",) or len(labels) < 2:
+            return True
+        # "e.g", "i.e", "node.js", "index.py" are not hosts; a host has a real name part.
+        return len(labels[-2]) >= 2 and not (len(labels) == 2 and len(labels[0]) <= 2)
+
+
 def pattern_detectors(phone_regions: Iterable[str] | None = None) -> list[Detector]:
     """All validated-pattern detectors, in their default configuration."""
     phone = PhoneDetector(phone_regions) if phone_regions else PhoneDetector()
@@ -387,4 +432,6 @@ def pattern_detectors(phone_regions: Iterable[str] | None = None) -> list[Detect
         AddressDetector(),
         HotwordIdDetector(),
         DateDetector(),
+        HomePathDetector(),
+        DomainDetector(),
     ]

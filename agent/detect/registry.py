@@ -11,7 +11,7 @@ from typing import Iterable, Sequence
 from agent.config import Settings
 from agent.conversation import Conversation, MapEntry, fold
 from agent.detect.base import DetectionContext, Detector
-from agent.detect.gazetteer import OrganisationDetector
+from agent.detect.gazetteer import OrganisationDetector, PlaceDetector
 from agent.detect.memory import ConversationMemoryDetector, MentionFinder
 from agent.detect.merge import resolve_overlaps
 from agent.detect.ner import SpacyNerDetector
@@ -150,6 +150,7 @@ def build_registry(settings: Settings, extra: Sequence[Detector] = ()) -> Detect
         detectors.append(SpacyNerDetector(pipeline))
     detectors.append(PersonNameDetector(pipeline))
     detectors.append(OrganisationDetector())
+    detectors.append(PlaceDetector())
     if cfg.memory:
         detectors.append(ConversationMemoryDetector())
     if settings.lists.always_protect:
