@@ -185,6 +185,12 @@ def test_no_tasks_or_a_broken_model_means_no_local_tasks(veil_home, tmp_path):
         ("Acme Widgets Ltd", "Acme Gadgets Ltd", Label.ORG, None),
         ("Leeds", "Harrogate", Label.LOCATION, "Harrogate"),
         ("Leeds", "12345", Label.LOCATION, None),
+        ("Leeds", "France", Label.LOCATION, None),  # a country for a city
+        ("Doha", "Qatar Airways", Label.LOCATION, None),
+        ("Sonmarg", "Army camp", Label.LOCATION, None),
+        ("Crystal Minh", "Qatar Airways", Label.PERSON, None),  # not a name of a person
+        ("Crystal Minh", "Zqx Vvrt", Label.PERSON, None),  # no known first or last name
+        ("Acme Widgets Ltd", "Paris", Label.ORG, None),
         ("shadowfox_77", "nightowl_42", Label.USERNAME, "nightowl_42"),
         ("@shadowfox_77", "nightowl_42", Label.USERNAME, "@nightowl_42"),
         ("shadowfox_77", "night owl", Label.USERNAME, None),

@@ -38,6 +38,7 @@ __all__ = [
     "LocalLLMDetector",
     "LocalRelevanceJudge",
     "LocalSurrogateProposer",
+    "build_bench_tasks",
     "build_local_tasks",
     "enabled_tasks",
     "tasks_for_model",
@@ -95,6 +96,24 @@ def tasks_for_model(
     path = resolve_model(str(model))
     llm = get_model(path, n_threads=n_threads)
     return tasks_from_model(llm, tasks, time_budget_s=time_budget_s)
+
+
+def build_bench_tasks(
+    model: str | Path, tasks: Iterable[str], settings: Settings
+) -> tuple[LocalTasks, list[Detector]]:
+    """`veil bench --llm MODEL --llm-tasks ...`: tasks_for_model with the settings' threads
+    and time budget; a model that cannot be used is a CliError (one clear line)."""
+    from agent.cli import CliError
+
+    try:
+        return tasks_for_model(
+            model,
+            list(tasks),
+            time_budget_s=settings.local_model.time_budget_s,
+            n_threads=settings.local_model.n_threads,
+        )
+    except (ModelNotAvailable, ModelLoadError, ValueError) as exc:
+        raise CliError(f"--llm {model}: {exc}") from None
 
 
 def tasks_from_model(

@@ -25,7 +25,7 @@ from models.tasks.common import Budget, one_line
 log = logging.getLogger(__name__)
 
 DETECTOR_NAME = "local_llm"
-_SCORE = 0.6  # below the rule detectors' certainty; above the registry's default min_score
+_SCORE = 0.4  # low: on overlaps the rule and NER spans win; above the default min_score 0.35
 
 # -- candidates for base models -------------------------------------------------------
 _HANDLE = re.compile(r"(?<![\w@.])@[A-Za-z0-9_][A-Za-z0-9_.-]{1,38}[A-Za-z0-9_]")

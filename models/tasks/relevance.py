@@ -55,6 +55,20 @@ SYSTEM = (
 )
 
 
+# (keep above, swap below -x) margins per label for base models (few-shot + calibration).
+# Chosen on the LOPSIDED dev set with the tiny model: its "swap" for organisations was
+# right only 58% of the time (no better than the base rate), so it has no say there; a
+# person is kept only on a clear margin (a wrongly kept private name is the worse error).
+BASE_THRESHOLDS: dict[Label, tuple[float, float | None]] = {
+    Label.PERSON: (1.5, 1.0),
+    Label.ORG: (1.0, None),
+    Label.LOCATION: (1.0, 1.0),
+}
+DEFAULT_BASE_THRESHOLD = (1.0, 1.0)
+# Instruct models answer without few-shot calibration: a symmetric, small dead zone.
+CHAT_THRESHOLD = (0.5, 0.5)
+
+
 def _example(request: str, entity: str) -> str:
     return f"Request: {one_line(request)}\nEntity: {one_line(entity, 200)}\nDecision:"
 
@@ -72,14 +86,15 @@ class LocalRelevanceJudge:
         model: LocalModel,
         *,
         time_budget_s: float = 8.0,
-        threshold: float | None = None,
+        thresholds: dict[Label, tuple[float, float | None]] | None = None,
         max_chars: int = 1200,
     ):
         self.model = model
         self.time_budget_s = time_budget_s
         self.chat = model.has_chat_template
-        # Margins within ±threshold are "unsure" (None).
-        self.threshold = threshold if threshold is not None else (0.5 if self.chat else 1.0)
+        # Margins between the swap and keep thresholds are "unsure" (None).
+        self.thresholds = thresholds if thresholds is not None else ({} if self.chat else BASE_THRESHOLDS)
+        self.default_threshold = CHAT_THRESHOLD if self.chat else DEFAULT_BASE_THRESHOLD
         self.max_chars = max_chars
         self._bias: float | None = None
         self._header = base_prompt_header()
@@ -125,9 +140,18 @@ class LocalRelevanceJudge:
         except ValueError as exc:  # e.g. a tokenizer where keep/swap share a first token
             log.warning("relevance judge unusable with this model: %s", exc)
             return None
-        if m is None or abs(m) <= self.threshold:
+        return self.verdict(span.label, m)
+
+    def verdict(self, label: Label, margin: float | None) -> bool | None:
+        """Keep (True), swap (False) or no opinion (None) for a calibrated margin."""
+        if margin is None:
             return None
-        return m > 0
+        keep_above, swap_below = self.thresholds.get(label, self.default_threshold)
+        if margin > keep_above:
+            return True
+        if swap_below is not None and margin < -swap_below:
+            return False
+        return None
 
     def _calibration(self, budget: Budget) -> float | None:
         """The margin on a content-free request: the model's prior, subtracted later."""

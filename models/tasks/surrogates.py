@@ -2,9 +2,12 @@
 a Japanese name, a Bavarian town another Bavarian town), proposed by the local model and
 accepted only when `validate_surrogate` says it has the right type and shape.
 
-Only names of people, organisations and places (and usernames / code names) are asked
-for: identifiers with checksums or formats (cards, IBANs, phones, emails, dates) are
-made better by the rule-based generators, so the proposer returns None for them.
+Only names of people, organisations and places (and usernames) are asked for:
+identifiers with checksums or formats (cards, IBANs, phones, emails, dates) are made
+better by the rule-based generators, and MISC is too vague to check, so the proposer
+returns None for them. The type checks use the engine's own knowledge: Faker's name lists
+(a person's stand-in must contain a known first or last name) and the place gazetteer (a
+city for a city, a country for a country).
 """
 
 from __future__ import annotations
@@ -13,19 +16,21 @@ import logging
 import re
 
 from agent.entities import Label, Span
+from agent.names import lexicon
+from agent.places import place_kind
+from agent.substitute.orgs_places import GENERIC_ORG_WORDS
 from models.runtime import LocalModel
 from models.tasks.common import Budget, one_line, window
 
 log = logging.getLogger(__name__)
 
-PROPOSED_LABELS = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.USERNAME, Label.MISC})
+PROPOSED_LABELS = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.USERNAME})
 
 _KIND = {
     Label.PERSON: "person",
     Label.ORG: "organisation",
     Label.LOCATION: "place",
     Label.USERNAME: "username",
-    Label.MISC: "name",
 }
 
 FEW_SHOT = (
@@ -159,17 +164,32 @@ def _person(original: str, candidate: str) -> str | None:
         return None
     if _shares_a_part(bare_original, bare):
         return None
+    names = lexicon()
+    if not any(names.is_first_name(p.strip(".")) or names.is_last_name(p.strip(".")) for p in parts):
+        return None  # not recognisably a person's name ("Army camp", "Qatar Airways")
+    if place_kind(bare)[0] != "unknown" or any(p.casefold() in GENERIC_ORG_WORDS for p in parts):
+        return None
     return f"{title.group(0)}{bare}" if title else bare  # keep the original's title
+
+
+_PLACE_CONNECTORS = frozenset({"de", "del", "la", "le", "les", "du", "upon", "on", "am", "an", "der", "of", "y", "sur", "en", "al", "el"})
 
 
 def _place(original: str, candidate: str) -> str | None:
     parts = _tokens(candidate)
     if not parts or len(parts) > max(5, len(_tokens(original)) + 2):
         return None
-    if not all(_PLACE_TOKEN.match(p) for p in parts) or not candidate[:1].isupper():
+    if not all(_PLACE_TOKEN.match(p) for p in parts):
         return None
+    if not all(p[:1].isupper() or p.casefold() in _PLACE_CONNECTORS for p in parts) or not candidate[:1].isupper():
+        return None  # "Army camp" is a description, not a place name
     if _shares_a_part(original, candidate) and len(_tokens(original)) == 1:
         return None
+    if any(p.casefold() in GENERIC_ORG_WORDS - _PLACE_CONNECTORS for p in parts):
+        return None  # "Qatar Airways"
+    kind, _ = place_kind(original)
+    if kind != "unknown" and place_kind(candidate)[0] not in (kind, "unknown"):
+        return None  # same granularity where known: not a country for a city
     return candidate
 
 
@@ -187,6 +207,9 @@ def _org(original: str, candidate: str) -> str | None:
     distinctive = [t for t in _tokens(original) if t.casefold() not in LEGAL_SUFFIXES]
     if _shares_a_part(" ".join(distinctive), candidate):
         return None
+    core = [p for p in _tokens(candidate) if p.casefold() not in LEGAL_SUFFIXES]
+    if not core or place_kind(" ".join(core))[0] != "unknown":
+        return None  # a place is not a company
     return candidate
 
 
@@ -201,23 +224,9 @@ def _username(original: str, candidate: str) -> str | None:
     return f"@{bare}" if at else bare
 
 
-def _misc(original: str, candidate: str) -> str | None:
-    parts = _tokens(candidate)
-    if not parts or len(parts) > max(5, len(_tokens(original)) + 2):
-        return None
-    if not all(re.match(r"^[\w&'’.,+-]+$", p) for p in parts):
-        return None
-    if _shares_a_part(original, candidate):
-        return None
-    if original[:1].isupper() and not candidate[:1].isupper():
-        return None
-    return candidate
-
-
 _CHECKS = {
     Label.PERSON: _person,
     Label.LOCATION: _place,
     Label.ORG: _org,
     Label.USERNAME: _username,
-    Label.MISC: _misc,
 }
