@@ -133,6 +133,19 @@ class Conversation:
             self._unsaved.append(entry)
             return entry
 
+    def add_variant(self, entry: MapEntry, mention: str, stand_in: str) -> MapEntry:
+        """Record how one mention of a mapped value was written and replaced when it
+        differs in letter case ("ReLU" and "relu"), so restore can give back each form."""
+        with self._lock:
+            for existing in self._entries:
+                if existing.real == mention and existing.stand_in == stand_in:
+                    return existing
+            variant = MapEntry(mention, stand_in, entry.label, entry.action, parent=entry.parent or entry.real)
+            self._entries.append(variant)
+            self._by_stand_in.setdefault(fold(stand_in), variant)
+            self._unsaved.append(variant)
+            return variant
+
     def lookup_real(self, real: str, action: Action | None = None) -> MapEntry | None:
         with self._lock:
             entry = self._by_real.get(fold(real))

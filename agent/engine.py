@@ -77,7 +77,10 @@ class Engine:
                 sent[i] = (decision.span.text, Action.KEEP)
                 continue
             entry = self.substituter.stand_in(decision.span, decision.action, text, conversation)
-            sent[i] = (_mention_form(decision.span.text, entry.real, entry.stand_in), entry.action)
+            form = _mention_form(decision.span.text, entry.real, entry.stand_in)
+            if decision.span.text != entry.real and entry.action is Action.REPLACE:
+                conversation.add_variant(entry, decision.span.text, form)
+            sent[i] = (form, entry.action)
         pieces: list[str] = []
         replacements: list[Replacement] = []
         position = 0

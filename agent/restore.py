@@ -44,6 +44,16 @@ def _case_like(found: str, stand_in: str, real: str) -> str:
     return real
 
 
+def _bounded(surface: str, pattern: str) -> str:
+    """A stand-in must stand alone: a name not inside a longer word ("Emma" in
+    "Emmanuel"), a number not inside a longer number ("2001-06-23" may be followed by
+    "T00:00", as it was in the text sent)."""
+    first, last = surface[:1], surface[-1:]
+    before = r"(?<![\w@])" if first.isalpha() else (r"(?<!\d)" if first.isdigit() else "")
+    after = r"(?![\w@])" if last.isalpha() else (r"(?!\d)" if last.isdigit() else "")
+    return f"(?:{before}{pattern}{after})"
+
+
 def _digits(text: str) -> str:
     return "".join(ch for ch in text if ch.isdigit())
 
@@ -52,7 +62,7 @@ class CompiledRestorer:
     """The reverse map of one conversation, compiled into one regex."""
 
     def __init__(self, entries: list[MapEntry]):
-        self.literal: dict[str, _Target] = {}
+        self.literal: dict[str, list[_Target]] = {}
         self.by_digits: dict[str, _Target] = {}
         self.by_alnum: dict[str, _Target] = {}
         self.fragments: set[str] = set()  # stand-in pieces to look for when flagging leftovers
@@ -79,19 +89,19 @@ class CompiledRestorer:
             if entry.label in _DIGIT_LABELS and len(_digits(entry.stand_in)) >= 7:
                 digits = _digits(entry.stand_in)
                 self.by_digits.setdefault(digits, target)
-                patterns.append((len(entry.stand_in), _SEPARATORS.join(re.escape(d) for d in digits)))
+                patterns.append((len(entry.stand_in), _bounded(digits, _SEPARATORS.join(re.escape(d) for d in digits))))
                 if entry.label is Label.PHONE and len(digits) > 10:
                     # The LLM may drop the country code: match the national number too.
                     national = digits[-10:]
                     self.by_digits.setdefault(national, target)
-                    patterns.append((len(national), _SEPARATORS.join(national)))
+                    patterns.append((len(national), _bounded(national, _SEPARATORS.join(national))))
             if entry.label is Label.IBAN:
                 compact = re.sub(r"[\s-]", "", entry.stand_in).upper()
                 self.by_alnum.setdefault(compact, target)
-                patterns.append((len(entry.stand_in), r"[\s-]?".join(re.escape(c) for c in compact)))
+                patterns.append((len(entry.stand_in), _bounded(compact, r"[\s-]?".join(re.escape(c) for c in compact))))
         patterns.sort(key=lambda p: -p[0])
         body = "|".join(p for _, p in patterns)
-        self.regex = re.compile(rf"(?<![\w@])(?:{body})(?![\w@])", re.IGNORECASE) if patterns else None
+        self.regex = re.compile(body, re.IGNORECASE) if patterns else None
         self.max_len = max((n for n, _ in patterns), default=0) + 4
         self._prefixes = {fold(s)[:i] for s in self.literal for i in range(1, len(s) + 1)}
         self._has_digits = bool(self.by_digits or self.by_alnum)
@@ -99,12 +109,18 @@ class CompiledRestorer:
     def _add_literal(self, surface: str, target: _Target, patterns: list[tuple[int, str]]) -> None:
         key = fold(surface)
         if key in self.literal:
+            # Case variants of one value ("ReLU"/"relu") share a folded stand-in.
+            if all(t.stand_in != target.stand_in for t in self.literal[key]):
+                self.literal[key].append(target)
             return
-        self.literal[key] = target
-        patterns.append((len(surface), r"\s+".join(re.escape(part) for part in surface.split())))
+        self.literal[key] = [target]
+        patterns.append((len(surface), _bounded(surface, r"\s+".join(re.escape(part) for part in surface.split()))))
 
     def lookup(self, found: str) -> _Target | None:
-        target = self.literal.get(fold(found))
+        candidates = self.literal.get(fold(found))
+        target = None
+        if candidates:
+            target = next((t for t in candidates if t.stand_in == found), candidates[0])
         if target is None:
             target = self.by_digits.get(_digits(found))
         if target is None:

@@ -151,9 +151,11 @@ def echo_llm(result: SanitizeResult, rng: random.Random) -> tuple[str, str]:
                 variants += ["first", "last"]
         variant = rng.choice(variants)
         sent, real_value = rep.sent, rep.real
-        if variant == "upper":
+        # A case change the stand-in does not show (an all-lowercase URL lowered) cannot
+        # be seen by restore, so the expected text keeps the real value as written.
+        if variant == "upper" and sent.upper() != sent:
             sent, real_value = sent.upper(), real_value.upper()
-        elif variant == "lower":
+        elif variant == "lower" and sent.lower() != sent:
             sent, real_value = sent.lower(), real_value.lower()
         elif variant == "possessive":
             sent, real_value = sent + "'s", real_value + "'s"

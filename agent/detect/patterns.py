@@ -259,7 +259,7 @@ class AddressDetector:
     _eu_prefix = re.compile(rf"(?:\b\d{{1,5}}(?:\s?(?:bis|ter))?,?\s+)?\b{_EU_PREFIX_STREET}(?:,?\s+\d{{1,5}}[a-zA-Z]?)?{_UNIT}?")
     # "233 Erzsébet tér 19", "92597 Jahu 80": a house number, a name, a number.
     _number_name_number = re.compile(
-        rf"\b\d{{1,6}}\s+(?:ul\.\s+)?[A-ZÀ-Þ][\w'’\-]+(?:\s+[\wÀ-ÿ'’\-]+){{0,3}}\s+\d{{1,5}}[a-zA-Z]?\b\.?{_UNIT}?"
+        rf"(?<![\d.,$€£/:-])\b\d{{1,6}}\s+(?:ul\.\s+)?[A-ZÀ-Þ][a-zà-ÿ'’\-]+(?:\s+[\wÀ-ÿ'’\-]+){{0,3}}\s+\d{{1,5}}[a-zA-Z]?(?![\d.,:/%])\b\.?{_UNIT}?"
     )
     _address_cue = re.compile(r"(?i)\b(address|lives? at|lived (?:in|at)|live in|located at|deliver(?:ed)? to|ship(?:ped)? to|send (?:it )?to|drops? (?:you|me) off at|billing|shipping|residence|resides at)\b")
     _number_first_foreign = re.compile(

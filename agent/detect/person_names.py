@@ -22,7 +22,7 @@ TITLES = (
     "Judge|Justice|Mme|Mlle|Herr|Frau|Sr|Sra|Srta|Sgt|Capt|Captain|Col|Gen|Lt|Officer|"
     "Detective|Det|Coach|Uncle|Aunt|Auntie|Grandma|Grandpa"
 )
-_UPPER_TOKEN = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?"
+_UPPER_TOKEN = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?(?!\w)"
 _NAME = rf"{_UPPER_TOKEN}(?:\s+(?:[A-Z]\.?\s+)?{_UPPER_TOKEN}){{0,2}}"
 _TITLE_NAME = re.compile(rf"\b(?:{TITLES})\.?\s+(?P<v>{_NAME})")
 _RELATIONS = (

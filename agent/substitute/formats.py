@@ -125,7 +125,7 @@ def fake_phone(rng: random.Random, real: str) -> str:
 def fake_card(rng: random.Random, real: str) -> str:
     digits = digits_of(real)
     brand = card_brand(digits)
-    keep = {"visa": 1, "discover": 4 if digits.startswith("6011") else 2}.get(brand or "", 2)
+    keep = {"visa": 1, "amex": 2, "mastercard": 2 if digits[0] == "5" else 4}.get(brand or "", 4)  # enough to keep the brand
     body = digits[:keep] + "".join(rng.choice("0123456789") for _ in range(len(digits) - keep - 1))
     new = body + luhn_check_digit(body)
     if new == digits:

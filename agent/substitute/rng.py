@@ -21,6 +21,8 @@ def match_case(template: str, value: str) -> str:
         return value.upper()
     if all(c.islower() for c in letters):
         return value.lower()
+    if letters[0].isupper() and all(c.islower() for c in letters[1:]) and value.isupper():
+        return value[:1] + value[1:].lower()  # "Client" -> "Thomas", not "THOMAS"
     if letters[0].isupper() and value[0].islower():
         return value[0].upper() + value[1:]
     return value
