@@ -101,3 +101,30 @@ def llama_server_url(tiny_model_path, tmp_path_factory):
 
 # Local-model fixtures (tiny_model, chat_model_path, chat_model): see tests/model_fixtures.py.
 from model_fixtures import chat_model, chat_model_path, tiny_model  # noqa: E402,F401
+
+
+# -- privacy engine (tests/test_engine_*.py) -------------------------------------------
+# One Engine per session: building one loads spaCy (~1 s). The engine keeps no state
+# between calls outside the Conversation passed in, so tests can share it; each test
+# makes its own Conversation (with a fresh id: the engine caches compiled maps per id).
+
+
+@pytest.fixture(scope="session")
+def privacy_engine():
+    """The engine with the default settings (realistic stand-ins), warmed up."""
+    from agent.engine import Engine
+
+    engine = Engine()
+    engine.warm_up()
+    return engine
+
+
+@pytest.fixture(scope="session")
+def label_engine(privacy_engine):
+    """The engine in label mode (substitution_level 0: "[PERSON_1]")."""
+    from agent.config import default_settings
+    from agent.engine import Engine
+
+    settings = default_settings()
+    settings.substitution_level = 0
+    return Engine(settings)
