@@ -191,6 +191,9 @@ def test_no_tasks_or_a_broken_model_means_no_local_tasks(veil_home, tmp_path):
         ("Crystal Minh", "Qatar Airways", Label.PERSON, None),  # not a name of a person
         ("Crystal Minh", "Zqx Vvrt", Label.PERSON, None),  # no known first or last name
         ("Acme Widgets Ltd", "Paris", Label.ORG, None),
+        ("Tabitha Stores", "2018", Label.ORG, None),
+        ("LiCo GmbH", "10 years GmbH", Label.ORG, None),
+        ("Odisha", "Kiran Kumar", Label.LOCATION, None),
         ("shadowfox_77", "nightowl_42", Label.USERNAME, "nightowl_42"),
         ("@shadowfox_77", "nightowl_42", Label.USERNAME, "@nightowl_42"),
         ("shadowfox_77", "night owl", Label.USERNAME, None),

@@ -172,6 +172,7 @@ def _person(original: str, candidate: str) -> str | None:
     return f"{title.group(0)}{bare}" if title else bare  # keep the original's title
 
 
+_ORG_CONNECTORS = frozenset({"of", "and", "&", "the", "de", "du", "la", "der", "und", "for", "y", "e"})
 _PLACE_CONNECTORS = frozenset({"de", "del", "la", "le", "les", "du", "upon", "on", "am", "an", "der", "of", "y", "sur", "en", "al", "el"})
 
 
@@ -187,6 +188,11 @@ def _place(original: str, candidate: str) -> str | None:
         return None
     if any(p.casefold() in GENERIC_ORG_WORDS - _PLACE_CONNECTORS for p in parts):
         return None  # "Qatar Airways"
+    names = lexicon()
+    if place_kind(candidate)[0] == "unknown" and (
+        names.is_first_name(parts[0]) or (len(parts) >= 2 and names.is_last_name(parts[-1]))
+    ):
+        return None  # "Kiran Kumar", "David": a person, not a place (unless a known place)
     kind, _ = place_kind(original)
     if kind != "unknown" and place_kind(candidate)[0] not in (kind, "unknown"):
         return None  # same granularity where known: not a country for a city
@@ -210,6 +216,10 @@ def _org(original: str, candidate: str) -> str | None:
     core = [p for p in _tokens(candidate) if p.casefold() not in LEGAL_SUFFIXES]
     if not core or place_kind(" ".join(core))[0] != "unknown":
         return None  # a place is not a company
+    if not any(p[:1].isupper() for p in core):
+        return None  # "2018": no name in it
+    if any(p[:1].islower() and p.casefold() not in _ORG_CONNECTORS for p in core):
+        return None  # "10 years GmbH": a phrase, not a name
     return candidate
 
 
