@@ -89,11 +89,13 @@ def _character_tokens() -> frozenset[str]:
     return frozenset(tokens)
 
 
+@lru_cache(maxsize=16)  # asked once per entity of the same text
 def _named_work(text: str) -> bool:
     regex = _works_regex()
     return bool(regex and regex.search(text))
 
 
+@lru_cache(maxsize=16)
 def in_known_work(text: str) -> bool:
     regex = _works_regex()
     return bool(regex and regex.search(text)) or bool(_FICTION.search(text))
