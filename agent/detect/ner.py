@@ -28,7 +28,7 @@ _BASE_SCORE = {
     Label.DATE: 0.6,
 }
 # Not names: symbols only, e-mail/URL pieces, code (brackets, operators, dotted calls).
-_JUNK = re.compile(r"^[\W\d_]+$|@|://|[(){}\[\]<>=;|\\]|\w\.\w+\(|\b\w+_\w+")
+_JUNK = re.compile(r"^[\W\d_]+$|@|://|[(){}\[\]<>=;|\\]|\w\.\w+\(|\b\w+_\w+|\d+[/.\-]\d+[/.\-]\d+")
 _LEGAL_SUFFIX = re.compile(
     r"(?i)\b(?:inc|llc|ltd|limited|gmbh|ag|plc|llp|corp|corporation|co|company|s\.a|sa|bv|nv|oy|ab|pty|srl|sarl|spa)\.?$"
 )
@@ -86,12 +86,13 @@ class SpacyNerDetector:
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
             elif (
                 label in (Label.LOCATION, Label.ORG)
-                and " " not in value
+                and len(value.split()) <= 3
                 and value.istitle()
-                and len(names.info(value).first_in - {"en"}) >= 2
+                and len(names.info(value.split()[0]).first_in - {"en"}) >= 2
                 and not is_known_place(value)
+                and not _LEGAL_SUFFIX.search(value)
             ):
-                label = Label.PERSON  # "Marcy is a black cat": a first name, not a place
+                label = Label.PERSON  # "Marcy is a black cat", "Marcus Feld from...": a name
             score = _BASE_SCORE[label]
             if label is Label.PERSON:
                 first = ent[0]

@@ -102,7 +102,7 @@ class SsnDetector(RegexDetector):
 class IpDetector:
     name = "ip"
     labels = frozenset({Label.IP})
-    _v4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?(?![\w.]|\.\d)")
+    _v4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?(?!\w|\.\d)")
     _v6 = re.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:)[0-9A-Fa-f:]{3,39}(?:%\w+)?(?![\w:])")
     _version = re.compile(r"(?i)\b(version|ver|v)\.?\s*$")
 
@@ -303,7 +303,7 @@ class AddressDetector:
         return [self._extended(text, s) if s.score >= 0.7 else s for s in spans]
 
     _block_line = re.compile(r"[ \t>]*(?P<v>[^\n?!:;@]{1,40}?)[ \t]*(?:\n|$)")
-    _same_line_town = re.compile(r",[ \t]*(?:[A-Z][\w'’.\-]*[ \t]?){1,4}(?:,[ \t]*[A-Z]{2})?(?:[ \t]+\d{3,6})?(?=[ \t]*(?:[.,;\n]|$))")
+    _same_line_town = re.compile(r",[ \t]*(?:[A-Z][\w'’\-]*[ \t]?){1,4}(?:,[ \t]*[A-Z]{2})?(?:[ \t]+\d{3,6})?(?=[ \t]*(?:[.,;\n]|$))")
 
     def _extended(self, text: str, span: Span) -> Span:
         """An address goes on: ", Goiânia" after the street, and in a written address
@@ -396,8 +396,8 @@ class DateDetector:
     name = "date"
     labels = frozenset({Label.DATE})
     _patterns = (
-        re.compile(r"(?<![\d/.\-])\d{4}-\d{1,2}-\d{1,2}(?![\d/.\-])"),
-        re.compile(r"(?<![\d/.\-])\d{1,2}([/.\-])\d{1,2}\1(?:\d{4}|\d{2})(?![\d/.\-])"),
+        re.compile(r"(?<![\d/.\-])\d{4}-\d{1,2}-\d{1,2}(?![\d/\-]|\.\d)"),
+        re.compile(r"(?<![\d/.\-])\d{1,2}([/.\-])\d{1,2}\1(?:\d{4}|\d{2})(?![\d/\-]|\.\d)"),
         re.compile(rf"(?i)\b\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTHS})\.?,?\s+\d{{4}}\b"),
         re.compile(rf"(?i)\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"),
     )

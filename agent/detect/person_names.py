@@ -16,6 +16,7 @@ from agent.detect.nlp import LazyAnalysis, SpacyPipeline
 from agent.entities import Label, Span
 from agent.names import lexicon
 from agent.places import is_known_place
+from agent.words import is_common_word
 
 TITLES = (
     "Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lady|Lord|Rev|Reverend|Fr|Father|Sister|"
@@ -224,6 +225,7 @@ class PersonNameDetector:
                 and (i == 0 or doc[i - 1].is_sent_start or doc[i - 1].text in (".", "\n", ",", ";", "and", "but", "when", "while", "as", "if", "so"))
                 and token.text not in _NOT_NAMES
                 and not is_known_place(token.text)
+                and not is_common_word(token.text)
             ):
                 # "Troi tries", "Min steps back": a proper noun acting as the subject.
                 spans.append(Span(token.idx, token.idx + len(token.text), Label.PERSON, token.text, 0.55, self.name))
