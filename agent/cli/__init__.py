@@ -33,6 +33,12 @@ def build_parser() -> argparse.ArgumentParser:
         "and puts it back in the answer. With no command, starts the desktop app.",
     )
     parser.add_argument("--version", action="version", version=f"veil {__version__}")
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="check this installation: sanitize -> local model answer -> restore on a temporary "
+        "vault, print a summary; exit 0 when everything works",
+    )
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subcommands)
@@ -42,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.self_test:
+        from agent.selftest import run_self_test
+
+        return run_self_test()
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
