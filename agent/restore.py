@@ -86,6 +86,14 @@ class CompiledRestorer:
                         if role != "initial" and len(fake_part) > 1:
                             self._add_literal(fake_part, _Target(real_part, fake_part, Label.PERSON), patterns)
                             self.fragments.add(fold(fake_part))
+            if entry.label is Label.ORG and entry.parent is None:
+                # "Hartley" alone for "Hartley GmbH": the distinctive words map back too.
+                real_words, fake_words = entry.real.split(), entry.stand_in.split()
+                if len(real_words) == len(fake_words) > 1:
+                    for real_word, fake_word in zip(real_words, fake_words):
+                        if fold(real_word) != fold(fake_word) and len(fake_word) >= 3:
+                            self._add_literal(fake_word, _Target(real_word, fake_word, Label.ORG), patterns)
+                            self.fragments.add(fold(fake_word))
             if entry.label in _DIGIT_LABELS and len(_digits(entry.stand_in)) >= 7:
                 digits = _digits(entry.stand_in)
                 self.by_digits.setdefault(digits, target)

@@ -36,6 +36,11 @@ def _known_orgs() -> re.Pattern[str] | None:
 
 
 # PascalCase with an inner capital ("PulseAI", "ClickPhobia"); camelCase is code.
+# "Globex LLC", "Brightwave Ltd", "Acme Holdings GmbH": capitalised words + a legal form.
+_LEGAL_NAME = re.compile(
+    r"\b(?:[A-Z][\w&'’\-]*\s+){1,4}(?:Inc|LLC|L\.L\.C\.|Ltd|Limited|GmbH|AG|PLC|plc|LLP|Corp|Corporation|"
+    r"Co\.|S\.A\.|SA|SAS|SARL|S\.r\.l\.|Srl|S\.p\.A\.|SpA|B\.V\.|BV|N\.V\.|NV|Oy|AB|ApS|A/S|Pty|KG|SE)\b\.?"
+)
 _CAMEL = re.compile(r"(?<![\w@./\\-])[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+[A-Z]*(?![\w@./\\-])")
 _CODE = re.compile(r"[{};=]|\(\)|=>|->|::")
 _ACRONYM = re.compile(r"(?<![\w@./\\-])[A-Z]{3,5}(?![\w@./\\-])")
@@ -82,6 +87,14 @@ class OrganisationDetector:
         known = _known_orgs()
         if known is not None:
             spans += [Span(m.start(), m.end(), Label.ORG, m.group(), 0.7, self.name) for m in known.finditer(text)]
+        for m in _LEGAL_NAME.finditer(text):
+            value = m.group()
+            words = value.split()
+            while words and words[0] in ("The", "A", "An", "At", "For", "From", "With", "Our", "My", "Dear"):
+                words.pop(0)
+            if len(words) >= 2:
+                start = m.end() - len(" ".join(words)) if value.endswith(" ".join(words)) else m.start()
+                spans.append(Span(start, m.end(), Label.ORG, text[start : m.end()], 0.8, self.name))
         if len(_CODE.findall(text)) < 3:  # in code, PascalCase words are class names
             for m in _CAMEL.finditer(text):
                 spans.append(Span(m.start(), m.end(), Label.ORG, m.group(), 0.5, self.name))

@@ -29,6 +29,11 @@ _BASE_SCORE = {
 }
 # Not names: symbols only, e-mail/URL pieces, code (brackets, operators, dotted calls).
 _JUNK = re.compile(r"^[\W\d_]+$|@|://|[(){}\[\]<>=;|\\]|\w\.\w+\(|\b\w+_\w+|\d+[/.\-]\d+[/.\-]\d+")
+# Verbs that open prompts and that NER likes to take into a name ("Email Sarah").
+_IMPERATIVES = frozenset(
+    "email e-mail call text ask tell message ping invite thank remind meet contact write send cc "
+    "dear hi hello hey thanks congratulate congrats wish help".split()
+)
 _LEGAL_SUFFIX = re.compile(
     r"(?i)\b(?:inc|llc|ltd|limited|gmbh|ag|plc|llp|corp|corporation|co|company|s\.a|sa|bv|nv|oy|ab|pty|srl|sarl|spa)\.?$"
 )
@@ -68,7 +73,7 @@ class SpacyNerDetector:
             value = text[start:end]
             if label is not Label.DATE and _JUNK.search(value):
                 continue
-            if len(ent) > 1 and ent[0].pos_ == "VERB" and label is not Label.DATE:
+            if len(ent) > 1 and label is not Label.DATE and (ent[0].pos_ == "VERB" or ent[0].lower_ in _IMPERATIVES):
                 start = ent[1].idx  # "Explain Wittgenstein": the verb is not part of the name
                 value = text[start:end]
             lead = _LEADING.match(value)
@@ -82,8 +87,12 @@ class SpacyNerDetector:
                 continue
             if value.casefold() in NOT_ENTITIES:
                 continue
-            if label in (Label.LOCATION, Label.PERSON) and len(value.split()) > 1 and _LEGAL_SUFFIX.search(value):
+            if label is not Label.DATE and len(value.split()) > 1 and _LEGAL_SUFFIX.search(value):
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
+            elif label is Label.PERSON and " " not in value and is_known_place(value) and not (
+                len(names.info(value).first_in - {"en"}) >= 2
+            ):
+                label = Label.LOCATION  # "My office is in Lyon": a city NER took for a name
             elif (
                 label in (Label.LOCATION, Label.ORG)
                 and len(value.split()) <= 3

@@ -119,7 +119,9 @@ class IpDetector:
             spans.append(Span(match.start(), match.end(), Label.IP, match.group(), 0.95, self.name))
         for match in self._v6.finditer(text):
             value = match.group().split("%")[0]
-            if value.count(":") < 2 or re.fullmatch(r"[:\d]+", value):
+            if value.count(":") < 2 or (
+                "::" not in value and value.count(":") == 2 and all(len(g) <= 2 for g in value.split(":"))
+            ):
                 continue  # times like 10:30:00 are not addresses
             try:
                 ipaddress.IPv6Address(value)
@@ -205,6 +207,8 @@ class PhoneDetector:
             return False  # a date
         if re.fullmatch(r"\d{3}-\d{2}-\d{4}", raw):
             return False  # the shape of a US SSN
+        if re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}", raw):
+            return False  # an IPv4 address
         if re.fullmatch(r"\d+", raw):
             # A bare run of digits is an order or account number far more often than a
             # phone number: only with a phone word nearby.

@@ -12,7 +12,7 @@ from agent.config import Settings
 from agent.conversation import Conversation, MapEntry, fold
 from agent.detect.base import DetectionContext, Detector
 from agent.detect.gazetteer import OrganisationDetector, PlaceDetector
-from agent.detect.memory import ConversationMemoryDetector, MentionFinder
+from agent.detect.memory import ConversationMemoryDetector, MentionFinder, name_parts
 from agent.detect.merge import resolve_overlaps
 from agent.detect.ner import SpacyNerDetector
 from agent.detect.nlp import LazyAnalysis, ModelMissing, SpacyPipeline, shared_pipeline
@@ -72,7 +72,8 @@ class DetectorRegistry:
                 spans.append(_normalized(span))
         kept = [s for s in spans if s.score >= self.min_score and fold(s.text) not in self.allow]
         merged = resolve_overlaps(kept)
-        return Detection(_consistent_labels(resolve_overlaps(merged + _repeated_mentions(text, merged))), warnings)
+        merged = resolve_overlaps(merged + _repeated_mentions(text, merged))
+        return Detection(_linked_partials(_consistent_labels(merged)), warnings)
 
 
 # Types whose values are worth finding again wherever they recur in the same text.
@@ -94,6 +95,24 @@ def _repeated_mentions(text: str, spans: list[Span]) -> list[Span]:
         return []
     entries = [MapEntry(real=s.text, stand_in=s.text, label=s.label) for s in seen.values()]
     return MentionFinder(entries, detector="repeat", full_score=0.8, part_score=0.7).find(text)
+
+
+def _linked_partials(spans: list[Span]) -> list[Span]:
+    """"Mitchell" in a text that also says "Sarah Mitchell" is that person: link it, so
+    its stand-in is the surname of hers."""
+    full_names: dict[str, str] = {}
+    for span in spans:
+        if span.label is Label.PERSON and len(span.text.split()) > 1:
+            for part in name_parts(span.text):
+                full_names.setdefault(fold(part), span.text)
+    if not full_names:
+        return spans
+    return [
+        replace(s, canonical=full_names[fold(s.text)])
+        if s.label is Label.PERSON and s.canonical is None and fold(s.text) in full_names
+        else s
+        for s in spans
+    ]
 
 
 def _consistent_labels(spans: list[Span]) -> list[Span]:
