@@ -1,0 +1,367 @@
+"""The privacy engine in a helper process, for interactive front ends (the desktop app).
+
+Why a process and not a thread: spaCy's tokenizer, matcher and network layers are C code
+that keeps Python's GIL for hundreds of milliseconds on a large text (measured: 345 ms for
+one matcher call on a 46 kB prompt). While a worker thread holds the GIL, the UI thread
+cannot run any Python at all, so a window driven from Python freezes however the work is
+scheduled. In a child process the engine can take seconds and the UI keeps ticking.
+
+    host = EngineHost(settings)          # the child starts loading at once (spawn)
+    host.warm_up()                       # wait for it (call off the UI thread)
+    draft = host.dry_run(text, conversation)   # preview: the conversation is untouched
+    host.commit(conversation, draft)           # at send time: its map entries are added
+    host.sanitize(text, conversation)          # the Engine interface (commits at once)
+    host.streaming_restorer(conversation)      # runs here: cheap, per chunk
+
+The child gets the conversation's whole state (seed, map, choices) with each call and
+returns the new map entries it made; the engine is deterministic given that state, so
+replaying them here gives the same conversation the child saw. Where a child process
+cannot be started, the same calls run in this process (`isolated` is then False).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from agent.config import Settings
+from agent.conversation import Conversation, EntityChoice, MapEntry
+from agent.entities import Action, RestoreResult, SanitizeResult
+
+log = logging.getLogger("veil.engine_host")
+
+START_TIMEOUT_S = 180.0  # loading spaCy on a busy 2-core machine can take a while
+
+
+class EngineUnavailable(RuntimeError):
+    """The engine could not be started (the message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationState:
+    """What the engine needs of a conversation: picklable, and enough to rebuild it."""
+
+    id: str
+    seed: int
+    entries: tuple[MapEntry, ...]
+    choices: tuple[EntityChoice, ...]
+
+    @classmethod
+    def of(cls, conversation: Conversation) -> ConversationState:
+        return cls(conversation.id, conversation.seed, tuple(conversation.entries), tuple(conversation.choices))
+
+    def build(self) -> Conversation:
+        return Conversation(self.id, seed=self.seed, entries=self.entries, choices=self.choices)
+
+
+@dataclass(slots=True)
+class DryRun:
+    """A sanitize that has not touched the conversation yet: the result to show, and the
+    map entries to add if it is sent (`EngineHost.commit`)."""
+
+    result: SanitizeResult
+    new_entries: list[MapEntry]
+    conversation_id: str
+    base_entries: int  # the conversation's map size it was computed against
+    overrides: dict[str, Action] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def apply_entries(conversation: Conversation, entries: list[MapEntry]) -> None:
+    """Replay map entries made on a copy of this conversation, in order.
+
+    An entry whose real value is already mapped with the same action is a spelling
+    variant of it (Conversation.add_variant: "MITCHELL" next to "Mitchell"); anything else
+    is a new mapping (add_entry)."""
+    for entry in entries:
+        existing = conversation.lookup_real(entry.real, entry.action)
+        if existing is None:
+            conversation.add_entry(entry)
+            continue
+        if existing.real == entry.real and existing.stand_in == entry.stand_in:
+            continue  # already there
+        base = MapEntry(entry.parent or existing.real, existing.stand_in, entry.label, entry.action)
+        conversation.add_variant(base, entry.real, entry.stand_in)
+
+
+def build_engine(settings: Settings):
+    """The Engine for these settings, with the local-model tasks they ask for (an
+    unusable model is logged, and the engine runs with rules and NER)."""
+    from agent.engine import Engine
+
+    local_tasks, extra = None, []
+    if settings.local_model.tasks or settings.detectors.local_llm:
+        try:
+            from models.tasks import build_local_tasks
+
+            local_tasks, extra = build_local_tasks(settings)
+        except Exception as exc:
+            log.warning("local model not used: %s", exc)
+    return Engine(settings, local_tasks=local_tasks, extra_detectors=extra)
+
+
+class _Worker:
+    """The engine side of the calls: the same code runs in the child and in-process."""
+
+    def __init__(self, settings: Settings):
+        self.engine = build_engine(settings)
+
+    def warm_up(self) -> None:
+        self.engine.warm_up()
+
+    def sanitize(
+        self, state: ConversationState, text: str, overrides: Mapping[str, Action] | None
+    ) -> tuple[SanitizeResult, list[MapEntry]]:
+        conversation = state.build()
+        result = self.engine.sanitize(text, conversation, overrides)
+        return result, conversation.take_unsaved()
+
+    def restore(self, state: ConversationState, text: str) -> RestoreResult:
+        return self.engine.restore(text, state.build())
+
+
+def _child_main(conn, settings: Settings) -> None:
+    """The helper process: answers (op, args) requests until told to stop or orphaned."""
+    logging.basicConfig(level=logging.WARNING, format="veil engine: %(message)s")
+    try:
+        worker = _Worker(settings)
+        worker.warm_up()
+    except BaseException as exc:  # reported to the parent, which falls back or says why
+        conn.send(("error", _portable(exc)))
+        return
+    conn.send(("ready", None))
+    while True:
+        try:
+            op, args = conn.recv()
+        except (EOFError, OSError):
+            return  # the app went away
+        if op == "stop":
+            return
+        try:
+            if op == "configure":
+                worker = _Worker(args[0])
+                worker.warm_up()
+                out: Any = None
+            elif op == "ping":
+                out = "pong"
+            else:
+                out = getattr(worker, op)(*args)
+            conn.send(("ok", out))
+        except BaseException as exc:
+            conn.send(("error", _portable(exc)))
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """The exception itself when it survives pickling, else a RuntimeError with its text."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+
+
+class EngineHost:
+    """The Engine interface the pipeline needs (sanitize, restore, streaming_restorer,
+    warm_up), served by a helper process. Thread-safe: calls are serialized."""
+
+    def __init__(self, settings: Settings, *, isolated: bool = True, start: bool = True):
+        self.settings = settings
+        self._want_isolated = isolated
+        self._lock = threading.Lock()  # one request on the pipe at a time
+        self._state_lock = threading.Lock()
+        self._restore_lock = threading.Lock()  # the Restorer's cache is not thread-safe
+        self._ready = threading.Event()
+        self._conn = None
+        self._process = None
+        self._local: _Worker | None = None
+        self._error: BaseException | None = None
+        self._restorer = None
+        self.fallback_reason = ""  # why the engine runs in-process, when it does
+        self.started_at = time.perf_counter()
+        self.ready_after_s: float | None = None
+        if start:
+            self.start()
+
+    # -- life cycle ------------------------------------------------------------------------------
+    @property
+    def isolated(self) -> bool:
+        return self._process is not None
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set() and self._error is None
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    def start(self) -> None:
+        """Start loading (returns at once in isolated mode; warm_up() waits)."""
+        with self._state_lock:
+            if self._process is not None or self._local is not None:
+                return
+            if self._want_isolated:
+                try:
+                    self._spawn()
+                    return
+                except Exception as exc:  # e.g. no /dev/shm, a sandbox without fork/spawn
+                    self.fallback_reason = f"helper process unavailable ({exc}); the engine runs in the app"
+                    log.warning("%s", self.fallback_reason)
+
+    def _spawn(self) -> None:
+        context = multiprocessing.get_context("spawn")  # never fork a process that runs Qt
+        parent, child = context.Pipe()
+        process = context.Process(target=_child_main, args=(child, self.settings), name="veil-engine", daemon=True)
+        process.start()
+        child.close()
+        self._conn, self._process = parent, process
+
+    def warm_up(self, timeout: float = START_TIMEOUT_S) -> None:
+        """Block until the engine is loaded. Raises EngineUnavailable."""
+        if self._ready.is_set():
+            if self._error is not None:
+                raise EngineUnavailable(str(self._error))
+            return
+        with self._lock:
+            if not self._ready.is_set():
+                try:
+                    self._wait_ready(timeout)
+                except BaseException as exc:
+                    self._error = exc
+                    self._ready.set()
+                    raise EngineUnavailable(f"the privacy engine could not start: {exc}") from exc
+                self.ready_after_s = time.perf_counter() - self.started_at
+                self._ready.set()
+
+    def _wait_ready(self, timeout: float) -> None:
+        if self._process is None:
+            self._start_local()
+            return
+        assert self._conn is not None
+        if not self._conn.poll(timeout):
+            self._stop_process()
+            raise TimeoutError(f"the engine did not load within {timeout:.0f} s")
+        try:
+            kind, value = self._conn.recv()
+        except (EOFError, OSError):
+            kind, value = "died", None
+        if kind == "ready":
+            return
+        self._stop_process()
+        if kind == "error" and value is not None:
+            raise value
+        # The child died (killed, crashed in a C extension): run in-process instead.
+        self.fallback_reason = "the engine's helper process exited while loading; the engine runs in the app"
+        log.warning("%s", self.fallback_reason)
+        self._start_local()
+
+    def _start_local(self) -> None:
+        worker = _Worker(self.settings)
+        worker.warm_up()
+        self._local = worker
+
+    def reconfigure(self, settings: Settings) -> None:
+        """Use new settings (policy, lists, detectors). Blocks until reloaded."""
+        self.warm_up()
+        with self._lock:
+            self.settings = settings
+            self._restorer = None
+            if self._local is not None:
+                worker = _Worker(settings)
+                worker.warm_up()
+                self._local = worker
+            else:
+                self._call_locked("configure", (settings,))
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop_process()
+
+    def _stop_process(self) -> None:
+        process, conn = self._process, self._conn
+        self._process = self._conn = None
+        if conn is not None:
+            try:
+                conn.send(("stop", ()))
+            except (OSError, ValueError):
+                pass
+            conn.close()
+        if process is not None:
+            process.join(timeout=3)
+            if process.is_alive():
+                process.terminate()
+                process.join(timeout=3)
+
+    # -- the calls -------------------------------------------------------------------------------
+    def _call(self, op: str, *args: Any) -> Any:
+        self.warm_up()
+        with self._lock:
+            return self._call_locked(op, args)
+
+    def _call_locked(self, op: str, args: tuple) -> Any:
+        if self._local is not None:
+            return getattr(self._local, op)(*args)
+        assert self._conn is not None
+        try:
+            self._conn.send((op, args))
+            kind, value = self._conn.recv()
+        except (EOFError, OSError, BrokenPipeError):
+            # The child died mid-call (out of memory, killed): go on in this process so
+            # the user's work is not lost, and say so once in the log.
+            self._stop_process()
+            self.fallback_reason = "the engine's helper process stopped; the engine now runs in the app"
+            log.warning("%s", self.fallback_reason)
+            self._start_local()
+            return getattr(self._local, op)(*args)
+        if kind == "error":
+            raise value
+        return value
+
+    def dry_run(
+        self, text: str, conversation: Conversation, overrides: Mapping[str, Action] | None = None
+    ) -> DryRun:
+        """What sanitize would give, without changing the conversation (for previews)."""
+        state = ConversationState.of(conversation)
+        began = time.perf_counter()
+        result, entries = self._call("sanitize", state, text, dict(overrides or {}))
+        return DryRun(result, entries, conversation.id, len(state.entries), dict(overrides or {}),
+                      time.perf_counter() - began)
+
+    def commit(self, conversation: Conversation, draft: DryRun) -> bool:
+        """Add a dry run's map entries to the conversation. False (nothing added) when the
+        conversation changed since, so the caller sanitizes again."""
+        if draft.conversation_id != conversation.id or len(conversation.entries) != draft.base_entries:
+            return False
+        apply_entries(conversation, draft.new_entries)
+        return True
+
+    def sanitize(
+        self, text: str, conversation: Conversation, overrides: Mapping[str, Action] | None = None
+    ) -> SanitizeResult:
+        """Engine.sanitize: the new map entries are added to the conversation."""
+        draft = self.dry_run(text, conversation, overrides)
+        if not self.commit(conversation, draft):  # changed meanwhile (another thread): redo
+            draft = self.dry_run(text, conversation, overrides)
+            apply_entries(conversation, draft.new_entries)
+        return draft.result
+
+    def restore(self, text: str, conversation: Conversation) -> RestoreResult:
+        return self._call("restore", ConversationState.of(conversation), text)
+
+    def streaming_restorer(self, conversation: Conversation):
+        """Runs in this process: it is called per chunk and needs no NLP models."""
+        with self._restore_lock:
+            if self._restorer is None:
+                from agent.restore import Restorer
+
+                self._restorer = Restorer()
+            return self._restorer.streaming(conversation)
+
+    def ping(self) -> bool:
+        return self._call("ping") == "pong"
