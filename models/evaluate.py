@@ -49,10 +49,19 @@ def _ms(values: list[float]) -> dict[str, float | None]:
     }
 
 
-def end_to_end(settings: Settings, model: str, datasets: dict[str, list[Example]], budget: float, log) -> dict:
+def end_to_end(
+    settings: Settings,
+    model: str,
+    datasets: dict[str, list[Example]],
+    budget: float,
+    log,
+    only: list[str] | None = None,
+) -> dict:
     configs: list[tuple[str, list[str]]] = [("rules only", [])]
     configs += [(f"+{task}", [task]) for task in ALL_TASKS]
     configs.append(("all tasks", list(ALL_TASKS)))
+    if only:
+        configs = [c for c in configs if c[0] in only]
     out = {}
     for name, tasks in configs:
         s = copy.deepcopy(settings)
@@ -231,6 +240,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, help="folder of .jsonl files (default ../shared/data/dev)")
     parser.add_argument("--limit", type=int, help="texts per dataset (default: all of lopsided and abcd, 40 of the others)")
     parser.add_argument("--e2e-limit", type=int, default=120, help="texts per dataset in the end-to-end runs")
+    parser.add_argument(
+        "--config", action="append",
+        help="end-to-end configurations to run (repeatable): 'rules only', '+relevance', "
+        "'+detect', '+surrogates', '+restore', 'all tasks' (default: all of them)",
+    )
     parser.add_argument("--budget", type=float, default=8.0, help="time budget per task call (s)")
     parser.add_argument("--skip-e2e", action="store_true", help="only the per-task figures")
     parser.add_argument(
@@ -270,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_e2e and wanted("e2e"):
         e2e = {k: v[: args.e2e_limit] for k, v in datasets.items()}
         report["end_to_end_slice"] = {k: len(v) for k, v in e2e.items()}
-        report["end_to_end"] = end_to_end(settings, args.llm, e2e, args.budget, log)
+        report["end_to_end"] = end_to_end(settings, args.llm, e2e, args.budget, log, args.config)
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "local-model-tasks.json"
     path.write_text(json.dumps(report, indent=2) + "\n")

@@ -55,12 +55,14 @@ SYSTEM = (
 )
 
 
-# (keep above, swap below -x) margins per label for base models (few-shot + calibration).
-# Chosen on the LOPSIDED dev set with the tiny model: its "swap" for organisations was
-# right only 58% of the time (no better than the base rate), so it has no say there; a
-# person is kept only on a clear margin (a wrongly kept private name is the worse error).
-BASE_THRESHOLDS: dict[Label, tuple[float, float | None]] = {
-    Label.PERSON: (1.5, 1.0),
+# (keep above x, swap below -y) margins per label for base models (few-shot + calibrated);
+# None: the model has no say in that direction. Chosen on the LOPSIDED dev set with the
+# tiny model: its "swap" for organisations was right only 58% of the time (no better than
+# the base rate); its "keep" for people was right 5 times in 8 on LOPSIDED and kept a
+# private name in the other prompt sets, and a wrongly kept name is a direct identifier
+# sent in clear. So a base model may only ever swap a person, never keep one.
+BASE_THRESHOLDS: dict[Label, tuple[float | None, float | None]] = {
+    Label.PERSON: (None, 1.0),
     Label.ORG: (1.0, None),
     Label.LOCATION: (1.0, 1.0),
 }
@@ -86,7 +88,7 @@ class LocalRelevanceJudge:
         model: LocalModel,
         *,
         time_budget_s: float = 8.0,
-        thresholds: dict[Label, tuple[float, float | None]] | None = None,
+        thresholds: dict[Label, tuple[float | None, float | None]] | None = None,
         max_chars: int = 1200,
     ):
         self.model = model
@@ -147,7 +149,7 @@ class LocalRelevanceJudge:
         if margin is None:
             return None
         keep_above, swap_below = self.thresholds.get(label, self.default_threshold)
-        if margin > keep_above:
+        if keep_above is not None and margin > keep_above:
             return True
         if swap_below is not None and margin < -swap_below:
             return False

@@ -156,8 +156,8 @@ def _person(original: str, candidate: str) -> str | None:
     candidate_title = _TITLE.match(candidate)
     bare = candidate[candidate_title.end() :] if candidate_title else candidate
     parts, want = _tokens(bare), _tokens(bare_original)
-    if not parts or abs(len(parts) - len(want)) > 1 or len(parts) > 4:
-        return None
+    if not parts or len(parts) != len(want) or len(parts) > 4:
+        return None  # same shape: restoring "Ms. Sharma" or "Priya" relies on it
     if not all(_PERSON_TOKEN.match(p) for p in parts):
         return None
     if any(w[:1].isupper() for w in want) and not all(p[:1].isupper() for p in parts):
