@@ -84,7 +84,9 @@ class PersonSurrogates:
         for part, role in zip(parsed.parts, parsed.roles):
             key = fold(part)
             if role == "initial":
-                new_parts.append(rng.choice("ABCDEFGHJKLMNPRSTW") + ("." if part.endswith(".") else ""))
+                # An initial says little on its own, and a changed one could equal another
+                # person's real initial in the text: it stays as written.
+                new_parts.append(part)
                 continue
             if role == "last":
                 if key in known_last:  # a relative: same stand-in surname
