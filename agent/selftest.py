@@ -65,6 +65,7 @@ class SelfTestReport:
     model_path: str = ""
     model_size: int = 0
     model_was_installed: bool = True  # False: this run assembled/installed it first
+    engine_process: int | None = None  # pid of the engine's helper process
     swaps: list[Swap] = field(default_factory=list)
     sent_text: str = ""
     answer_received: str = ""  # what the model wrote (stand-ins)
@@ -147,74 +148,45 @@ def self_test(*, model: str = "", max_tokens: int = DEFAULT_MAX_TOKENS) -> SelfT
         settings.local_model.name, settings.local_model.path = "", str(model_path)
         passphrase = os.environ.get("VEIL_PASSPHRASE") or secrets.token_urlsafe(24)
 
-        with clock.step("engine load"):
-            from agent.engine import Engine
+        # The engine starts loading in its helper process (multiprocessing "spawn", as the
+        # desktop app runs it; in a frozen bundle this works only when the entry point calls
+        # multiprocessing.freeze_support(), so it is worth checking) while this process
+        # creates the vault and loads the model.
+        with clock.step("engine spawn"):
+            from agent.engine_host import EngineHost
 
-            engine = Engine(settings)
-            engine.warm_up()
-
-        with clock.step("vault create"):
-            from agent.vault import open_default_store
-
-            store = open_default_store(settings=settings, passphrase=passphrase)
+            engine = EngineHost(settings)
         try:
-            with clock.step("model load"):
-                from models.runtime import get_model
+            with clock.step("vault create"):
+                from agent.vault import open_default_store
 
-                runtime = get_model(model_path, n_threads=settings.local_model.n_threads)
-                runtime.load()
-                if not runtime.is_loaded:
-                    raise SelfTestFailed("model load", runtime.load_error or "llama.cpp did not load the model")
-
-            from agent.pipeline import Sender
-            from agent.providers import params_from_settings, provider_from_settings
-
-            provider = provider_from_settings(settings)
-            sender = Sender(engine, store, provider, params=params_from_settings(settings))
-            conversation = store.create_conversation(title="self-test")
+                store = open_default_store(settings=settings, passphrase=passphrase)
             try:
-                with clock.step("sanitize + store"):
-                    reply = sender.send(conversation, SAMPLE_PROMPT)
-                report.sent_text = reply.sent_text
-                report.swaps = [
-                    Swap(e.label.value, e.real, e.sent) for e in reply.sanitized.entities if e.sent != e.real
-                ]
-                leaked = [value for value in MUST_NOT_BE_SENT if value in reply.sent_text]
-                if leaked:
-                    raise SelfTestFailed("sanitize", f"real values would have been sent: {', '.join(leaked)}")
+                with clock.step("model load"):
+                    from models.runtime import get_model
 
-                with clock.step("local answer"):
-                    chunks = list(reply)
-                assert reply.result is not None
-                report.answer_chunks = len(chunks)
-                report.answer_received = reply.message.received
-                report.answer_shown = reply.result.text
-                report.restored_in_answer = len(reply.result.spans)
-                report.finish_reason = reply.finish_reason
-                if reply.timings.first_chunk_s is not None:
-                    report.timings["first answer text"] = reply.timings.first_chunk_s
-                if not report.answer_received.strip():
-                    raise SelfTestFailed("local answer", "the local model returned no text")
+                    runtime = get_model(model_path, n_threads=settings.local_model.n_threads)
+                    runtime.load()
+                    if not runtime.is_loaded:
+                        raise SelfTestFailed("model load", runtime.load_error or "llama.cpp did not load the model")
+                with clock.step("engine ready"):
+                    engine.warm_up()
+                report.engine_process = engine.pid
+                conversation_id = _send_and_restore(engine, store, settings, report, clock)
             finally:
-                provider.close()
-
-            with clock.step("restore"):
-                # The sanitized prompt read back through restore must be the prompt again:
-                # every stand-in the model could repeat maps back to its real value.
-                restored = engine.restore(report.sent_text, conversation)
-            report.restored_in_prompt = len(restored.spans)
-            if restored.text != SAMPLE_PROMPT:
+                store.close()
+            if not engine.isolated or engine.fallback_reason:
                 raise SelfTestFailed(
-                    "restore", f"restoring the sent text gave {restored.text!r}, not the original prompt"
+                    "engine helper process", engine.fallback_reason or "the engine did not run in its helper process"
                 )
         finally:
-            store.close()
+            engine.close()
 
         with clock.step("vault reopen"):
             store = open_default_store(settings=settings, passphrase=passphrase)
             try:
-                again = store.load_conversation(conversation.id)
-                messages = store.list_messages(conversation.id)
+                again = store.load_conversation(conversation_id)
+                messages = store.list_messages(conversation_id)
             finally:
                 store.close()
         stored = {e.real for e in again.entries}
@@ -224,6 +196,48 @@ def self_test(*, model: str = "", max_tokens: int = DEFAULT_MAX_TOKENS) -> SelfT
         if missing:
             raise SelfTestFailed("vault reopen", f"map entries missing after reopening: {', '.join(missing)}")
     return report
+
+
+def _send_and_restore(engine, store, settings, report: SelfTestReport, clock: _Clock) -> str:
+    """Sanitize, store, answer with the local model, restore; returns the conversation id."""
+    from agent.pipeline import Sender
+    from agent.providers import params_from_settings, provider_from_settings
+
+    provider = provider_from_settings(settings)
+    sender = Sender(engine, store, provider, params=params_from_settings(settings))
+    conversation = store.create_conversation(title="self-test")
+    try:
+        with clock.step("sanitize + store"):
+            reply = sender.send(conversation, SAMPLE_PROMPT)
+        report.sent_text = reply.sent_text
+        report.swaps = [Swap(e.label.value, e.real, e.sent) for e in reply.sanitized.entities if e.sent != e.real]
+        leaked = [value for value in MUST_NOT_BE_SENT if value in reply.sent_text]
+        if leaked:
+            raise SelfTestFailed("sanitize", f"real values would have been sent: {', '.join(leaked)}")
+
+        with clock.step("local answer"):
+            chunks = list(reply)
+        assert reply.result is not None
+        report.answer_chunks = len(chunks)
+        report.answer_received = reply.message.received
+        report.answer_shown = reply.result.text
+        report.restored_in_answer = len(reply.result.spans)
+        report.finish_reason = reply.finish_reason
+        if reply.timings.first_chunk_s is not None:
+            report.timings["first answer text"] = reply.timings.first_chunk_s
+        if not report.answer_received.strip():
+            raise SelfTestFailed("local answer", "the local model returned no text")
+    finally:
+        provider.close()
+
+    with clock.step("restore"):
+        # The sanitized prompt read back through restore must be the prompt again: every
+        # stand-in the model could repeat maps back to its real value.
+        restored = engine.restore(report.sent_text, conversation)
+    report.restored_in_prompt = len(restored.spans)
+    if restored.text != SAMPLE_PROMPT:
+        raise SelfTestFailed("restore", f"restoring the sent text gave {restored.text!r}, not the original prompt")
+    return conversation.id
 
 
 # -- the command ------------------------------------------------------------------------------
@@ -242,20 +256,25 @@ def format_report(report: SelfTestReport, total_s: float) -> str:
     kind = "frozen bundle" if report.frozen else "source tree"
     counts = ", ".join(f"{n} {label}" for label, n in sorted(report.counts().items())) or "nothing"
     lines = [
-        f"veil self-test: OK (veil {report.version}, {kind}, Python {platform.python_version()}, "
-        f"{platform.system().lower()}-{platform.machine()})",
+        (
+            f"veil self-test: OK (veil {report.version}, {kind}, Python {platform.python_version()}, "
+            f"{platform.system().lower()}-{platform.machine()})"
+        ),
         f"  model     {report.model_name} ({report.model_size / 1e6:.1f} MB) {report.model_path}"
         + ("" if report.model_was_installed else "  [installed by this run]"),
         "  vault     temporary, passphrase mode (created, written, reopened, deleted)",
+        f"  engine    helper process (pid {report.engine_process})",
         f"  sanitized {len(report.swaps)} values replaced: {counts}",
     ]
     for swap in report.swaps:
         lines.append(f"            {swap.label:<8} {swap.real!r} -> {swap.sent!r}")
     lines += [
         f"  sent      {_quote(report.sent_text)}",
-        f"  answer    {_quote(report.answer_shown)} "
-        f"({report.answer_chunks} chunks, {report.finish_reason or 'done'}, "
-        f"{report.restored_in_answer} values restored)",
+        (
+            f"  answer    {_quote(report.answer_shown)} "
+            f"({report.answer_chunks} chunks, {report.finish_reason or 'done'}, "
+            f"{report.restored_in_answer} values restored)"
+        ),
         f"  restore   sanitized prompt -> original prompt, {report.restored_in_prompt} values restored",
         "  timings   " + ", ".join(f"{name} {_seconds(s)}" for name, s in report.timings.items()),
         f"  total     {_seconds(total_s)}",
