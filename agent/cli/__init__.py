@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "agent.cli.bench",  # bench
     "agent.cli.vault",  # vault status|list|lock|unlock|passphrase|export|wipe|reset|bench
     "agent.cli.send",  # send, chat
+    "agent.cli.serve",  # serve (local OpenAI-compatible proxy)
     "models.cli",  # models list|download|use|info|remove
 )
 

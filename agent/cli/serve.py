@@ -1,0 +1,88 @@
+"""`veil serve`: the local OpenAI-compatible privacy proxy (see agent/serve)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from agent.cli import CliError
+
+
+def register(subcommands: argparse._SubParsersAction) -> None:
+    from agent.cli.send import _provider_options
+
+    p = subcommands.add_parser(
+        "serve",
+        help="local OpenAI-compatible endpoint that sanitizes requests and restores answers",
+        description="Listens on 127.0.0.1 for OpenAI Chat Completions requests (streaming or not), "
+        "swaps personal data in every message for stand-ins, forwards to the configured provider and "
+        "puts the real values back into the answer, tool-call arguments included. Point any OpenAI "
+        "client at the printed URL and use the printed token as its API key. The upstream is chosen "
+        "like for `veil send`. Requests of one chat share stand-ins: the conversation comes from the "
+        "X-Veil-Conversation header, else from the chat's first messages.",
+    )
+    _provider_options(p)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="port (default: [server] port in the settings; 0 = any free port)")
+    p.add_argument("--token", help="bearer token clients must send (default: the one kept in the vault, "
+                                   "or a new one)")
+    p.add_argument("--new-token", action="store_true", help="make a new token (the old one stops working)")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="allow listening on a non-loopback address (other machines; the token is still required)")
+    p.add_argument("--access-log", action="store_true", help="log each request line (paths only, no content)")
+    p.set_defaults(func=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from agent.cli.send import apply_overrides
+    from agent.cli.text import build_engine
+    from agent.config import ConfigError, load_settings
+    from agent.providers import GenerationParams, ProviderError, params_from_settings, provider_from_settings
+    from agent.providers.keys import KeyStoreError
+    from agent.serve import ProxyServer, ServeError, load_or_create_token
+    from agent.vault import VaultError, open_default_store
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    apply_overrides(settings, args)
+    port = settings.server.port if args.port is None else args.port
+    if not 0 <= port <= 65535:
+        raise CliError(f"--port must be 0-65535, not {port}")
+    try:
+        provider = provider_from_settings(settings)
+    except (ProviderError, KeyStoreError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        # The proxy needs the vault: the map must outlive a request, and every request is audited.
+        store = open_default_store(interactive=sys.stdin.isatty(), settings=settings)
+    except VaultError as exc:
+        provider.close()
+        raise CliError(f"{exc} (veil serve keeps its maps and audit log in the vault)") from None
+    try:
+        token = load_or_create_token(store, token=args.token, rotate=args.new_token)
+        # An OpenAI-compatible upstream gets the client's own parameters; only the flags
+        # given here fill in what a request leaves out. The others need the settings' values.
+        if settings.provider.kind == "openai":
+            params = GenerationParams(temperature=args.temperature, max_tokens=args.max_tokens)
+        else:
+            params = params_from_settings(settings)
+        server = ProxyServer(build_engine(), store, provider, host=args.host, port=port, token=token,
+                             allow_remote=args.allow_remote, params=params,
+                             access_log=args.access_log, default_conversation=args.conversation)
+        server.proxy.engine.warm_up()  # the first request should not wait for spaCy
+        model = provider.config.model or "the model each client asks for"
+        server.serve_forever(on_listening=lambda: print(
+            f"veil: serving on {server.url} -> {provider.display_name} ({model})\n"
+            f"veil: token (use it as the API key): {token}\n"
+            "veil: the token is kept in the vault; --new-token replaces it. Ctrl-C stops.",
+            flush=True,
+        ))
+        return 0
+    except ServeError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        provider.close()
+        store.close()
+

@@ -1,0 +1,186 @@
+"""The HTTP side of the proxy: a Starlette app with the OpenAI routes.
+
+    POST /v1/chat/completions   stream true (server-sent events, `data: [DONE]`) or false
+    GET  /v1/models             the configured upstream model, then the upstream's list
+
+Every request needs `Authorization: Bearer <token>`. Engine, vault and upstream calls
+block, so they run in worker threads; the event loop only moves bytes.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from agent.serve.conversations import CONVERSATION_HEADER
+from agent.serve.errors import wire_error_for
+from agent.serve.proxy import Exchange, PrivacyProxy
+from agent.serve.wire import SSE_DONE, WireError, error_body, parse_chat_request, sse_event
+
+log = logging.getLogger("veil.serve")
+
+MAX_BODY_BYTES = 8 * 1024 * 1024
+# Sanitizing is CPU work under the GIL: a few threads are enough on any machine, more
+# only add contention. Waiting for the upstream costs nothing: many threads may wait.
+ENGINE_THREADS = 4
+WAITING_THREADS = 512
+
+
+class TokenGate:
+    """ASGI middleware: 401 unless the request carries the bearer token (compared in
+    constant time). Browsers get no CORS headers, so a web page cannot read answers."""
+
+    def __init__(self, app: ASGIApp, token: str):
+        if not token:
+            raise ValueError("the proxy needs a token")
+        self.app = app
+        self.expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self.expected):
+                body = error_body("missing or wrong bearer token for the Veil proxy: use the token `veil serve` "
+                                  "printed (also shown in Veil's settings) as the API key",
+                                  type="invalid_request_error", code="invalid_api_key")
+                response = JSONResponse(body, status_code=401, headers={"www-authenticate": "Bearer"})
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def build_app(proxy: PrivacyProxy, token: str) -> ASGIApp:
+    engine_limiter = anyio.CapacityLimiter(ENGINE_THREADS)
+    waiting_limiter = anyio.CapacityLimiter(WAITING_THREADS)
+
+    async def in_thread(func, *args, limiter=waiting_limiter, abandon=False):
+        return await anyio.to_thread.run_sync(func, *args, limiter=limiter, abandon_on_cancel=abandon)
+
+    async def chat_completions(request: Request) -> Response:
+        chat = parse_chat_request(await _read_json(request))
+        exchange: Exchange = await in_thread(proxy.begin, chat, request.headers.get(CONVERSATION_HEADER),
+                                             limiter=engine_limiter)
+        headers = {CONVERSATION_HEADER: exchange.conversation_id}
+        if not chat.stream:
+            try:
+                completion = await in_thread(exchange.completion, abandon=True)
+            finally:
+                exchange.cancel()  # nothing left to cancel when it finished; stops it when the client left
+            return JSONResponse(completion, headers=headers)
+        pump = _Pump(exchange, in_thread)
+        # The first chunk is awaited before answering, so an upstream that fails at once
+        # (bad key, 429, unknown model) gets a proper HTTP status instead of a broken stream.
+        first, error = await pump.next()
+        if error is not None:
+            raise error
+        return StreamingResponse(
+            _events(pump, first),
+            media_type="text/event-stream",
+            headers={**headers, "cache-control": "no-cache", "x-accel-buffering": "no"},
+        )
+
+    async def models(request: Request) -> Response:
+        names = await in_thread(proxy.models)
+        return JSONResponse({"object": "list", "data": [
+            {"id": name, "object": "model", "created": 0, "owned_by": proxy.upstream.kind} for name in names
+        ]})
+
+    async def not_found(request: Request) -> Response:
+        raise WireError(404, f"the Veil proxy has no route {request.method} {request.url.path}; it serves "
+                             "POST /v1/chat/completions and GET /v1/models", code="unknown_url")
+
+    async def on_error(request: Request, exc: Exception) -> Response:
+        error = wire_error_for(exc)
+        if error.status >= 500 and error.code == "internal_error":
+            log.error("request failed", exc_info=exc)
+        return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
+
+    app = Starlette(
+        routes=[
+            Route("/v1/chat/completions", chat_completions, methods=["POST"]),
+            Route("/v1/models", models, methods=["GET"]),
+            Route("/{path:path}", not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
+        ],
+        exception_handlers={Exception: on_error, WireError: on_error},
+    )
+    return TokenGate(app, token)
+
+
+async def _read_json(request: Request) -> Any:
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise WireError(413, f"request body over {MAX_BODY_BYTES // (1024 * 1024)} MB", code="request_too_large")
+    body = bytearray()
+    async for part in request.stream():
+        body += part
+        if len(body) > MAX_BODY_BYTES:
+            raise WireError(413, f"request body over {MAX_BODY_BYTES // (1024 * 1024)} MB", code="request_too_large")
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise WireError(400, "the request body is not valid JSON") from None
+
+
+_END = object()
+
+
+class _Pump:
+    """Pulls restored chunks from an exchange in worker threads, one at a time."""
+
+    def __init__(self, exchange: Exchange, in_thread):
+        self.exchange = exchange
+        self.chunks = exchange.chunks()
+        self.in_thread = in_thread
+        self.lock = threading.Lock()  # held while a worker thread runs the generator
+
+    def _step(self) -> Any:
+        with self.lock:
+            return next(self.chunks, _END)
+
+    async def next(self) -> tuple[Any, BaseException | None]:
+        """The next chunk (or _END), or the error that ended the stream. A client that
+        goes away while this waits cancels the upstream request at once."""
+        try:
+            return await self.in_thread(self._step, abandon=True), None
+        except anyio.get_cancelled_exc_class():
+            self.exchange.cancel()
+            raise
+        except Exception as exc:
+            return None, exc
+
+    def _close(self) -> None:
+        with self.lock:  # a step still running ends soon: the upstream request was cancelled
+            self.chunks.close()  # records the answer as cancelled, if it had not ended
+
+    async def close(self) -> None:
+        self.exchange.cancel()
+        with anyio.CancelScope(shield=True):
+            await self.in_thread(self._close)
+
+
+async def _events(pump: _Pump, first: Any) -> AsyncIterator[bytes]:
+    item = first
+    try:
+        while item is not _END:
+            yield sse_event(item)
+            item, error = await pump.next()
+            if error is not None:
+                # Mid-stream the status line is long sent: OpenAI's way is an error event,
+                # which the OpenAI SDKs raise as an APIError.
+                yield sse_event(wire_error_for(error).body())
+                return
+        yield SSE_DONE
+    finally:
+        if item is not _END:
+            await pump.close()  # the client left, or the upstream failed

@@ -1,0 +1,165 @@
+"""Which conversation a proxied request belongs to, and its messages sanitized with that
+conversation's map.
+
+A client names its conversation with the `X-Veil-Conversation` header; otherwise it is
+derived from the start of the message history (system prompt + first user message),
+which an OpenAI client repeats with every turn. The derived id is an HMAC with a key
+kept in the vault, so an id seen somewhere (a log, a header) does not reveal or confirm
+what the conversation began with.
+
+Earlier turns come back from the client with real values (it got restored text), so
+each request is sanitized whole with the conversation's map: the same stand-ins as
+before. Texts already sent once are not sanitized again: a memo gives back exactly what
+was sent (and for earlier answers, what the upstream wrote), so the upstream sees the
+same history every turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from agent.conversation import Conversation, ConversationNotFound, MessageState
+from agent.serve.wire import WireError, json_strings, map_message_texts, message_text
+
+CONVERSATION_HEADER = "X-Veil-Conversation"
+CONVERSATION_KEY_SETTING = "serve.conversation_key"
+DERIVED_PREFIX = "px-"
+_VALID_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
+
+
+class ConversationSlot:
+    """A conversation the proxy has in memory: its map, a lock for sanitizing, and the
+    memo of texts as the client has them -> as the upstream had them."""
+
+    def __init__(self, conversation_id: str, memo_size: int):
+        self.id = conversation_id
+        self.lock = threading.Lock()
+        self.conversation: Conversation | None = None
+        self.memo: OrderedDict[str, str] = OrderedDict()
+        self.memo_size = memo_size
+
+    def remember(self, client_text: str, upstream_text: str) -> None:
+        if not client_text.strip() or len(client_text) > 200_000:
+            return
+        self.memo[client_text] = upstream_text
+        self.memo.move_to_end(client_text)
+        while len(self.memo) > self.memo_size:
+            self.memo.popitem(last=False)
+
+    def recall(self, client_text: str) -> str | None:
+        found = self.memo.get(client_text)
+        if found is not None:
+            self.memo.move_to_end(client_text)
+        return found
+
+
+class ConversationBook:
+    """The proxy's conversations: at most `capacity` in memory (least recently used go;
+    they stay in the store and are loaded again when a client comes back)."""
+
+    def __init__(self, engine, store, *, capacity: int = 256, memo_size: int = 256):
+        self.engine = engine
+        self.store = store
+        self.capacity = capacity
+        self.memo_size = memo_size
+        self._slots: OrderedDict[str, ConversationSlot] = OrderedDict()
+        self._lock = threading.Lock()
+        self._key: bytes | None = None
+
+    # -- identity ---------------------------------------------------------------------------------
+    def conversation_id(self, header: str | None, messages: Sequence[dict[str, Any]]) -> str:
+        if header is not None and header.strip():
+            header = header.strip()
+            if not _VALID_ID.fullmatch(header):
+                raise WireError(400, f"{CONVERSATION_HEADER} must be 1-64 characters: letters, digits, '.', '_', ':', '-'",
+                                param=CONVERSATION_HEADER)
+            return header
+        opening = []
+        for message in messages:
+            opening.append(f"{message['role']}\x00{message_text(message)}")
+            if message["role"] == "user":
+                break
+        digest = hmac.new(self._conversation_key(), "\x1e".join(opening).encode(), hashlib.sha256).hexdigest()
+        return DERIVED_PREFIX + digest[:24]
+
+    def _conversation_key(self) -> bytes:
+        with self._lock:
+            if self._key is None:
+                get, put = getattr(self.store, "get_setting", None), getattr(self.store, "set_setting", None)
+                stored = get(CONVERSATION_KEY_SETTING) if get else None
+                if not isinstance(stored, str):
+                    stored = secrets.token_hex(32)
+                    if put:
+                        put(CONVERSATION_KEY_SETTING, stored)
+                self._key = bytes.fromhex(stored)
+            return self._key
+
+    # -- slots ----------------------------------------------------------------------------------------
+    def slot(self, conversation_id: str) -> ConversationSlot:
+        """The slot for this id, its conversation loaded from the store (created there
+        when new)."""
+        with self._lock:
+            slot = self._slots.get(conversation_id)
+            if slot is None:
+                slot = self._slots[conversation_id] = ConversationSlot(conversation_id, self.memo_size)
+                while len(self._slots) > self.capacity:
+                    self._slots.popitem(last=False)
+            else:
+                self._slots.move_to_end(conversation_id)
+        with slot.lock:
+            if slot.conversation is None:
+                slot.conversation = self._load(slot)
+        return slot
+
+    def _load(self, slot: ConversationSlot) -> Conversation:
+        try:
+            conversation = self.store.load_conversation(slot.id)
+        except ConversationNotFound:
+            try:
+                return self.store.create_conversation(conversation_id=slot.id)
+            except ValueError:  # created meanwhile by another process using the same vault
+                conversation = self.store.load_conversation(slot.id)
+        # What was sent before, so a continued chat sends its history exactly as before.
+        for message in self.store.list_messages(slot.id)[-self.memo_size :]:
+            if message.sent:
+                slot.remember(message.typed, message.sent)
+            if message.state is MessageState.ANSWERED and message.received:
+                slot.remember(message.shown, message.received)
+        return conversation
+
+    # -- sanitizing ----------------------------------------------------------------------------------
+    def sanitize_messages(self, slot: ConversationSlot, messages: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+        """The messages with every text sanitized (call with slot.lock held). Returns them
+        and how many texts had to be sanitized (the others came from the memo)."""
+        assert slot.conversation is not None
+        conversation = slot.conversation
+        fresh = 0
+
+        def sanitize(text: str) -> str:
+            nonlocal fresh
+            if not text.strip():
+                return text
+            known = slot.recall(text)
+            if known is not None:
+                return known
+            fresh += 1
+            sent = self.engine.sanitize(text, conversation).sanitized
+            slot.remember(text, sent)
+            return sent
+
+        def sanitize_json(text: str) -> str:
+            known = slot.recall(text)
+            if known is not None:
+                return known
+            sent = json_strings(text, sanitize)
+            slot.remember(text, sent)
+            return sent
+
+        return [map_message_texts(m, sanitize, sanitize_json) for m in messages], fresh

@@ -1,0 +1,188 @@
+"""The proxy's work for one chat completion, without any HTTP server around it:
+
+    proxy = PrivacyProxy(engine, store, upstream)
+    exchange = proxy.begin(chat_request, conversation_header)   # sanitized, stored, audited
+    for chunk in exchange.chunks(): ...                         # restored chunks (stream)
+    completion = exchange.completion()                          # or: restored, whole
+
+The vault keeps, per request, a message (the last message of the request as the client
+sent it and as it was sent, the answer as received and as restored) and an audit entry
+with the whole sanitized request. Nothing real goes into the audit log.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from agent.conversation import Message, MessageState
+from agent.pipeline import _state_for, _title_for
+from agent.providers.base import CancelToken
+from agent.serve.conversations import ConversationBook, ConversationSlot
+from agent.serve.restoring import ChunkRestorer, completion_texts, restore_completion
+from agent.serve.upstream import Upstream
+from agent.serve.wire import ChatRequest, message_text
+
+log = logging.getLogger("veil.serve")
+
+MODELS_CACHE_S = 300.0
+
+
+class PrivacyProxy:
+    def __init__(self, engine, store, upstream: Upstream, *, conversations: ConversationBook | None = None,
+                 default_conversation: str | None = None):
+        self.engine = engine
+        self.default_conversation = default_conversation
+        self.store = store
+        self.upstream = upstream
+        self.conversations = conversations or ConversationBook(engine, store)
+        self._models: tuple[float, list[str]] | None = None
+        self._models_lock = threading.Lock()
+
+    def begin(self, request: ChatRequest, conversation_header: str | None = None) -> Exchange:
+        """Sanitize the request with its conversation's map and record it (message +
+        audit entry). Raises WireError, agent.engine.InputRejected, vault errors; nothing
+        has been sent when it raises."""
+        conversation_id = self.conversations.conversation_id(conversation_header or self.default_conversation,
+                                                             request.messages)
+        slot = self.conversations.slot(conversation_id)
+        model = self.upstream.model_for(request)
+        with slot.lock:
+            sanitized, fresh = self.conversations.sanitize_messages(slot, request.messages)
+            conversation = slot.conversation
+            assert conversation is not None
+            if not conversation.title:
+                first = next((m for m in request.messages if m["role"] == "user"), request.messages[-1])
+                conversation.title = _title_for(message_text(first))
+            message = Message(
+                conversation_id=conversation.id,
+                typed=message_text(request.messages[-1]),
+                sent=message_text(sanitized[-1]),
+                state=MessageState.SENDING,
+                provider=self.upstream.kind,
+                model=model,
+            )
+            self._save_turn(conversation, message)
+        audit_text = "\n".join(f"[{m['role']}] {message_text(m)}" for m in sanitized)
+        audit_id = self._audit(conversation.id, message, audit_text)
+        return Exchange(self, slot, request, sanitized, message, audit_id, fresh)
+
+    def models(self) -> list[str]:
+        """The configured model first, then what the upstream offers (cached a while)."""
+        configured = self.upstream.model_for(ChatRequest({}, [], "", False, False))
+        with self._models_lock:
+            if self._models is not None and time.monotonic() - self._models[0] < MODELS_CACHE_S:
+                offered = self._models[1]
+            else:
+                try:
+                    offered = self.upstream.models()
+                except Exception:
+                    if not configured:
+                        raise
+                    offered = []  # the configured model is enough to answer
+                self._models = (time.monotonic(), offered)
+        return ([configured] if configured else []) + [m for m in offered if m != configured]
+
+    # -- the store (a VaultStore, or any ConversationStore) ---------------------------------------
+    def _save_turn(self, conversation, message: Message) -> None:
+        save_turn = getattr(self.store, "save_turn", None)
+        if save_turn is not None:
+            save_turn(conversation, message)
+        else:
+            self.store.save_conversation(conversation)
+            self.store.add_message(message)
+
+    def _audit(self, conversation_id: str, message: Message, sanitized_request: str) -> int | None:
+        record = getattr(self.store, "record_request", None)
+        if record is None:
+            return None
+        try:
+            return record(self.upstream.kind, message.model, sanitized_request, conversation_id=conversation_id,
+                          message_id=message.id, status="sent")
+        except Exception:
+            log.exception("could not record the request in the audit log")
+            return None
+
+    def _finish(self, exchange: Exchange, received: str, shown: str, error: BaseException | None) -> None:
+        message = exchange.message
+        message.received, message.shown = received, shown
+        if error is None:
+            message.state, message.error = MessageState.ANSWERED, ""
+        else:
+            message.state, message.error = _state_for(error)
+        try:
+            self.store.update_message(message)
+        except Exception:
+            log.exception("could not store message %s", message.id)
+        finish = getattr(self.store, "finish_request", None)
+        if exchange.audit_id is not None and finish is not None:
+            try:
+                finish(exchange.audit_id, received_chars=len(received), status=message.state.value)
+            except Exception:
+                log.exception("could not update the audit log")
+
+
+class Exchange:
+    """One request on its way: `chunks()` (streaming) or `completion()`, once."""
+
+    def __init__(self, proxy: PrivacyProxy, slot: ConversationSlot, request: ChatRequest,
+                 sanitized: list[dict[str, Any]], message: Message, audit_id: int | None, fresh_texts: int):
+        self.proxy = proxy
+        self.slot = slot
+        self.request = request
+        self.sanitized = sanitized  # exactly the messages sent upstream
+        self.message = message
+        self.audit_id = audit_id
+        self.fresh_texts = fresh_texts  # texts sanitized now (the others were sent before)
+        self.cancel_token = CancelToken()
+        self.done = False
+
+    @property
+    def conversation_id(self) -> str:
+        return self.slot.id
+
+    def cancel(self) -> None:
+        """Stop the upstream request (safe from any thread)."""
+        self.cancel_token.set()
+
+    def chunks(self) -> Iterator[dict[str, Any]]:
+        """The answer as restored chat.completion.chunk dicts. Raises the upstream's
+        errors (agent.providers.errors); the message and audit entry are updated either way."""
+        conversation = self.slot.conversation
+        restorer = ChunkRestorer(self.proxy.engine, conversation)
+        upstream = self.proxy.upstream.stream(self.request, self.sanitized, self.cancel_token)
+        try:
+            for chunk in upstream:
+                yield from restorer.feed(chunk)
+            yield from restorer.finish()
+        except BaseException as exc:  # upstream errors, cancel, the client going away
+            self._end(*restorer.texts(), exc)
+            raise
+        finally:
+            upstream.close()
+        self._end(*restorer.texts(), None)
+        self._remember(restorer.pairs())
+
+    def completion(self) -> dict[str, Any]:
+        try:
+            answer = self.proxy.upstream.complete(self.request, self.sanitized, self.cancel_token)
+            restored, pairs = restore_completion(self.proxy.engine, answer, self.slot.conversation)
+        except BaseException as exc:
+            self._end("", "", exc)
+            raise
+        self._end(completion_texts(answer), completion_texts(restored), None)
+        self._remember(pairs)
+        return restored
+
+    def _end(self, received: str, shown: str, error: BaseException | None) -> None:
+        if not self.done:
+            self.done = True
+            self.proxy._finish(self, received, shown, error)
+
+    def _remember(self, pairs: list[tuple[str, str]]) -> None:
+        with self.slot.lock:
+            for shown, received in pairs:
+                self.slot.remember(shown, received)
