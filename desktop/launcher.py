@@ -8,10 +8,19 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
+# Options that start the desktop app; anything else is a CLI command (or --help).
+DESKTOP_OPTIONS = ("--tray", "--minimized", "--chat")
+
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # The privacy engine runs in a helper process (agent.engine_host); in a frozen
+    # (PyInstaller) build that process re-runs this executable, which must hand over to
+    # multiprocessing before anything else. A no-op otherwise.
+    import multiprocessing
+
+    multiprocessing.freeze_support()
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] not in ("--tray", "--minimized"):
+    if args and args[0] not in DESKTOP_OPTIONS:
         from agent.cli import main as cli_main
 
         return cli_main(args)

@@ -1,0 +1,461 @@
+"""The desktop app: tray icon first (fast), then the privacy engine and the vault in the
+background, global hotkeys for the clipboard, the chat window and settings on demand.
+
+    veil                 # tray (first run: the setup wizard, then the chat window)
+    veil --chat          # and open the chat window
+    VEIL_LOG=info veil   # timings and state changes on stderr
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Sequence
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtNetwork import QLocalServer, QLocalSocket
+from PySide6.QtWidgets import QApplication, QDialog, QMenu, QMessageBox, QSystemTrayIcon
+
+from agent import paths
+from agent.config import ConfigError, Settings, default_settings, load_settings
+from desktop import icons
+from desktop.hotkeys import HotkeyBridge
+from desktop.state import AppState, EnginePhase, VaultPhase
+from desktop.tasks import Background
+
+log = logging.getLogger("veil.desktop")
+
+_STARTED = time.perf_counter()
+NOTIFY_MS = 6000
+
+
+def _since_start() -> float:
+    return time.perf_counter() - _STARTED
+
+
+class VeilApp(QObject):
+    """Owns the tray, the windows and the dialogs; AppState owns the data."""
+
+    clipboard_done = Signal(object)  # ClipboardOutcome (tests and notifications)
+
+    def __init__(self, app: QApplication, settings: Settings, *, settings_problem: str = "",
+                 isolated_engine: bool = True, use_hotkeys: bool = True):
+        super().__init__()
+        self.app = app
+        self.background = Background()
+        self.state = AppState(settings, self.background, isolated_engine=isolated_engine)
+        self.settings_problem = settings_problem
+        self.use_hotkeys = use_hotkeys
+        self.chat = None
+        self.settings_dialog = None
+        self.unlock_dialog = None
+        self.tray: QSystemTrayIcon | None = None
+        self.hotkeys = HotkeyBridge()
+        self.hotkeys.sanitize_pressed.connect(lambda: self.sanitize_clipboard(from_hotkey=True))
+        self.hotkeys.restore_pressed.connect(lambda: self.restore_clipboard(from_hotkey=True))
+        self.hotkeys.status_changed.connect(self._hotkey_status)
+        self.hotkey_message = ""
+        self.notifications: list[tuple[str, str]] = []  # (title, text): what was shown, newest last
+        self._told_no_tray = False
+        self._busy_clipboard = False
+        self.state.engine_changed.connect(self._refresh_tray)
+        self.state.vault_changed.connect(self._vault_changed)
+        self.state.paused_changed.connect(self._refresh_tray)
+        self.state.settings_changed.connect(self._settings_changed)
+
+    # -- start -------------------------------------------------------------------------------------------
+    def start(self, *, open_chat: bool = False) -> None:
+        """Show the tray at once; everything slow starts on the next event-loop turn."""
+        if QSystemTrayIcon.isSystemTrayAvailable():
+            self._make_tray()
+            log.info("tray shown after %.2f s", _since_start())
+        else:
+            log.warning("no system tray: the chat window replaces it")
+        QTimer.singleShot(0, lambda: self._start_background(open_chat))
+
+    def _start_background(self, open_chat: bool) -> None:
+        self.state.start_engine()
+        self.state.open_vault()
+        if self.use_hotkeys:
+            self.start_hotkeys()
+        if self.settings_problem:
+            self.notify("Veil: settings not loaded", self.settings_problem, QSystemTrayIcon.MessageIcon.Warning)
+        if not self.state.settings.first_run_done:
+            self.run_wizard(then=self.open_chat)
+            return
+        if self.tray is None:
+            self.open_chat()
+            self._say_no_tray()
+        elif open_chat:
+            self.open_chat()
+
+    def start_hotkeys(self) -> None:
+        hk = self.state.settings.hotkeys
+        if not hk.enabled:
+            self.hotkeys.stop()
+            self._hotkey_status("")
+            return
+        self.background.submit(lambda: self.hotkeys.start(hk.sanitize, hk.restore))
+
+    def _hotkey_status(self, message: str) -> None:
+        changed = message != self.hotkey_message
+        self.hotkey_message = message
+        if self.settings_dialog is not None:
+            self.settings_dialog.set_hotkey_status(message)
+        if message and changed:
+            # Said once: a notification, and a line in the chat window if it is open.
+            self.notify("Veil: hotkeys unavailable", message, QSystemTrayIcon.MessageIcon.Warning)
+            if self.chat is not None:
+                self.chat.show_info(message)
+
+    # -- tray ----------------------------------------------------------------------------------------------
+    def _make_tray(self) -> None:
+        tray = QSystemTrayIcon(icons.icon(), self)
+        menu = QMenu()
+        self.action_open = QAction("Open chat", menu, triggered=self.open_chat)
+        self.action_sanitize = QAction("Sanitize clipboard", menu, triggered=lambda: self.sanitize_clipboard())
+        self.action_restore = QAction("Restore clipboard", menu, triggered=lambda: self.restore_clipboard())
+        self.action_pause = QAction("Pause protection", menu, checkable=True)
+        self.action_pause.toggled.connect(self.state.set_paused)
+        self.action_lock = QAction("Lock vault", menu, triggered=self._lock_or_unlock)
+        self.action_settings = QAction("Settings…", menu, triggered=self.open_settings)
+        self.action_quit = QAction("Quit", menu, triggered=self.quit)
+        menu.addAction(self.action_open)
+        menu.addSeparator()
+        menu.addAction(self.action_sanitize)
+        menu.addAction(self.action_restore)
+        menu.addSeparator()
+        menu.addAction(self.action_pause)
+        menu.addAction(self.action_lock)
+        menu.addAction(self.action_settings)
+        menu.addSeparator()
+        menu.addAction(self.action_quit)
+        tray.setContextMenu(menu)
+        tray.activated.connect(self._tray_activated)
+        self.tray_menu = menu
+        self.tray = tray
+        self._refresh_tray()
+        tray.show()
+
+    def _tray_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        if reason in (QSystemTrayIcon.ActivationReason.Trigger, QSystemTrayIcon.ActivationReason.DoubleClick):
+            self.open_chat()
+
+    def _refresh_tray(self, *_: object) -> None:
+        if self.tray is None:
+            return
+        if self.state.paused:
+            name = icons.PAUSED
+        elif self.state.vault_phase in (VaultPhase.LOCKED, VaultPhase.NEEDS_PASSPHRASE):
+            name = icons.LOCKED
+        else:
+            name = icons.APP
+        self.tray.setIcon(icons.icon(name))
+        self.tray.setToolTip(self.state.describe())
+        self.action_pause.setChecked(self.state.paused)
+        self.action_pause.setText("Resume protection" if self.state.paused else "Pause protection")
+        locked = self.state.vault_phase in (VaultPhase.LOCKED, VaultPhase.NEEDS_PASSPHRASE)
+        self.action_lock.setText("Unlock vault…" if locked else "Lock vault")
+
+    def _say_no_tray(self) -> None:
+        if self._told_no_tray or self.chat is None:
+            return
+        self._told_no_tray = True
+        self.chat.set_hide_on_close(False)
+        self.chat.show_info("No system tray was found on this desktop, so Veil runs as this window "
+                            "(closing it quits Veil). The clipboard hotkeys still work while it is open.")
+
+    def notify(self, title: str, text: str,
+               icon: QSystemTrayIcon.MessageIcon = QSystemTrayIcon.MessageIcon.Information) -> None:
+        self.notifications.append((title, text))
+        log.info("notification: %s: %s", title, text)
+        if self.tray is not None and self.tray.isVisible():
+            self.tray.showMessage(title, text, icon, NOTIFY_MS)
+        elif self.chat is not None:
+            self.chat.show_info(f"{title}: {text}")
+
+    # -- vault ----------------------------------------------------------------------------------------------
+    def _vault_changed(self) -> None:
+        self._refresh_tray()
+        phase = self.state.vault_phase
+        if phase == VaultPhase.NEEDS_PASSPHRASE:
+            self.ask_passphrase()
+        elif phase == VaultPhase.FAILED:
+            self.notify("Veil: vault unavailable", self.state.vault_error, QSystemTrayIcon.MessageIcon.Critical)
+        elif phase == VaultPhase.OPEN and self.unlock_dialog is not None:
+            dialog, self.unlock_dialog = self.unlock_dialog, None
+            dialog.accept()
+
+    def ask_passphrase(self) -> None:
+        """The unlock dialog (passphrase mode). Wrong passphrase: the message, try again."""
+        from desktop.dialogs import PassphraseDialog
+
+        error = self.state.vault_error
+        if self.unlock_dialog is not None:
+            self.unlock_dialog.show_error(error)
+            self.unlock_dialog.setEnabled(True)
+            self.unlock_dialog.passphrase.selectAll()
+            self.unlock_dialog.passphrase.setFocus()
+            return
+        dialog = PassphraseDialog(self.chat, new=self.state.vault_creating, error=error, keep_open=True)
+        self.unlock_dialog = dialog
+
+        def submitted(passphrase: str) -> None:
+            dialog.setEnabled(False)  # while the key is derived (a few tenths of a second)
+            dialog.show_error("Creating the vault…" if self.state.vault_creating else "Unlocking…")
+            self.state.open_vault(passphrase)
+
+        def cancelled() -> None:
+            self.unlock_dialog = None
+            self.state.cancel_vault_waiters()
+            self._refresh_tray()
+
+        dialog.submitted.connect(submitted)
+        dialog.rejected.connect(cancelled)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+
+    def ensure_vault(self, then: Callable[[], None]) -> None:
+        """Run `then` once the vault is open, asking to unlock it if needed."""
+        if self.state.vault_is_open():
+            then()
+            return
+        self.state.open_vault(on_done=then)
+
+    def _lock_or_unlock(self) -> None:
+        if self.state.vault_phase in (VaultPhase.LOCKED, VaultPhase.NEEDS_PASSPHRASE):
+            self.state.open_vault()
+        else:
+            self.state.lock_vault()
+
+    # -- clipboard ----------------------------------------------------------------------------------------------
+    def sanitize_clipboard(self, *, from_hotkey: bool = False) -> None:
+        self._clipboard_action("sanitize", from_hotkey)
+
+    def restore_clipboard(self, *, from_hotkey: bool = False) -> None:
+        self._clipboard_action("restore", from_hotkey)
+
+    def _clipboard_action(self, kind: str, from_hotkey: bool) -> None:
+        if from_hotkey and self.state.paused:
+            self.notify("Veil is paused", "Protection is paused: the clipboard was not changed. "
+                        "Resume it from the tray menu.")
+            return
+        if self._busy_clipboard:
+            return
+        if not self.state.vault_is_open():
+            self.ensure_vault(lambda: self._clipboard_action(kind, from_hotkey=False))
+            return
+        clipboard = QGuiApplication.clipboard()
+        text = clipboard.text()
+        if not text.strip():
+            self.notify("Veil", "The clipboard holds no text.")
+            return
+        self._busy_clipboard = True
+        guard = self.state.clipboard_guard()
+        work = guard.sanitize if kind == "sanitize" else guard.restore
+
+        def done(outcome) -> None:
+            self._busy_clipboard = False
+            if clipboard.text() != text:
+                self.notify("Veil", "The clipboard changed meanwhile; it was left as it is.")
+                return
+            if outcome.changed:
+                clipboard.setText(outcome.text)
+            title = "Clipboard sanitized" if kind == "sanitize" else "Clipboard restored"
+            body = outcome.summary()
+            if outcome.warnings:
+                body += "\n" + "\n".join(outcome.warnings)
+            self.notify(title, body)
+            self.clipboard_done.emit(outcome)
+
+        def failed(exc: BaseException) -> None:
+            from agent.vault import VaultLocked
+
+            self._busy_clipboard = False
+            if isinstance(exc, VaultLocked):
+                self.state.note_vault_locked()
+                self.ensure_vault(lambda: self._clipboard_action(kind, from_hotkey=False))
+                return
+            self.notify("Veil: clipboard not changed", str(exc), QSystemTrayIcon.MessageIcon.Warning)
+            self.clipboard_done.emit(exc)
+
+        self.background.submit(lambda: work(text), done, failed)
+
+    # -- windows ---------------------------------------------------------------------------------------------------
+    def open_chat(self) -> None:
+        from desktop.chat import ChatWindow
+
+        if self.tray is None and not self._told_no_tray:
+            QTimer.singleShot(0, self._say_no_tray)
+        if self.chat is None:
+            self.chat = ChatWindow(self.state, self)
+            if self.tray is None:
+                self.chat.set_hide_on_close(False)
+            if self.hotkey_message:
+                self.chat.show_info(self.hotkey_message)
+            self.chat.refresh_conversations()
+        self.chat.show()
+        self.chat.raise_()
+        self.chat.activateWindow()
+
+    def open_settings(self) -> None:
+        from desktop.settings_dialog import SettingsDialog
+
+        if self.settings_dialog is None:
+            self.settings_dialog = SettingsDialog(self.state, self.chat)
+            self.settings_dialog.set_hotkey_status(self.hotkey_message)
+            self.settings_dialog.finished.connect(self._settings_closed)
+        self.settings_dialog.show()
+        self.settings_dialog.raise_()
+        self.settings_dialog.activateWindow()
+
+    def _settings_closed(self, *_: object) -> None:
+        dialog, self.settings_dialog = self.settings_dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
+
+    def _settings_changed(self) -> None:
+        self._refresh_tray()
+        if self.use_hotkeys:
+            self.start_hotkeys()
+
+    def run_wizard(self, then: Callable[[], None] | None = None) -> None:
+        """First run: provider (default local), API key to the keyring, done. Not modal
+        for the app: the engine and the vault keep loading meanwhile."""
+        from desktop.wizard import FirstRunWizard
+
+        wizard = FirstRunWizard(self.state.settings)
+        self.wizard = wizard
+
+        def finished(result: int) -> None:
+            self.wizard = None
+            accepted = result == QDialog.DialogCode.Accepted
+            settings = wizard.result_settings() if accepted else self.state.settings
+            settings.first_run_done = True  # cancelled: the defaults (local model) stay; not asked again
+            key = wizard.api_key() if accepted else ""
+            if key:
+                from agent.providers.keys import set_api_key
+
+                kind = settings.provider.kind
+                self.background.submit(
+                    lambda: set_api_key(kind, key), None,
+                    lambda exc: self.notify("Veil: API key not stored", f"{exc}", QSystemTrayIcon.MessageIcon.Warning),
+                )
+            try:
+                self.state.apply_settings(settings)
+            except (ConfigError, OSError) as exc:
+                self.notify("Veil: settings not saved", str(exc), QSystemTrayIcon.MessageIcon.Warning)
+            wizard.deleteLater()
+            if then is not None:
+                then()
+
+        wizard.finished.connect(finished)
+        wizard.show()
+        wizard.raise_()
+        wizard.activateWindow()
+
+    def quit(self) -> None:
+        self.shutdown()
+        self.app.quit()
+
+    def shutdown(self) -> None:
+        self.hotkeys.stop()
+        if self.chat is not None and self.chat.reply is not None:
+            self.chat.reply.cancel()
+        if self.tray is not None:
+            self.tray.hide()
+        self.state.shutdown()
+
+
+# -- single instance ------------------------------------------------------------------------------------------------
+def instance_key() -> str:
+    """One Veil per user and data folder (VEIL_HOME gives tests their own)."""
+    user = os.environ.get("USER") or os.environ.get("USERNAME") or str(os.getuid() if hasattr(os, "getuid") else "")
+    digest = hashlib.sha256(f"{user}:{paths.data_dir()}".encode()).hexdigest()[:16]
+    return f"veil-{digest}"
+
+
+def claim_instance(on_message: Callable[[str], None]) -> QLocalServer | None:
+    """Listen as the running Veil; None when another one answers (it was told to show)."""
+    name = instance_key()
+    socket = QLocalSocket()
+    socket.connectToServer(name)
+    if socket.waitForConnected(150):
+        socket.write(b"show\n")
+        socket.flush()
+        socket.waitForBytesWritten(300)
+        socket.disconnectFromServer()
+        return None
+    server = QLocalServer()
+    if not server.listen(name):
+        QLocalServer.removeServer(name)  # a stale socket left by a crash
+        if not server.listen(name):
+            log.warning("single-instance guard unavailable: %s", server.errorString())
+            return server
+
+    def connection() -> None:
+        while server.hasPendingConnections():
+            client = server.nextPendingConnection()
+            client.readyRead.connect(lambda c=client: on_message(bytes(c.readAll()).decode(errors="replace").strip()))
+            client.disconnected.connect(client.deleteLater)
+
+    server.newConnection.connect(connection)
+    return server
+
+
+# -- entry point ----------------------------------------------------------------------------------------------------
+def parse_args(args: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="veil", description="Veil desktop app")
+    parser.add_argument("--tray", "--minimized", action="store_true", help="start in the tray only")
+    parser.add_argument("--chat", action="store_true", help="open the chat window at start")
+    known, _ = parser.parse_known_args(list(args))  # Qt's own options (-style...) pass through
+    return known
+
+
+def run_app(args: Sequence[str] = ()) -> int:
+    global _STARTED
+    _STARTED = time.perf_counter()
+    level = os.environ.get("VEIL_LOG", "warning").upper()
+    logging.basicConfig(level=getattr(logging, level, logging.WARNING), format="%(name)s: %(message)s")
+    options = parse_args(args)
+    QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
+    app = QApplication.instance() or QApplication([sys.argv[0], *[a for a in args if a not in ("--tray", "--minimized", "--chat")]])
+    app.setApplicationName("Veil")
+    app.setApplicationDisplayName("Veil")
+    app.setDesktopFileName("veil")
+    app.setWindowIcon(icons.icon())
+    app.setQuitOnLastWindowClosed(False)
+
+    holder: dict[str, VeilApp] = {}
+    server = claim_instance(lambda message: holder["app"].open_chat() if "app" in holder else None)
+    if server is None:
+        log.info("Veil is already running: asked it to open its window")
+        return 0
+
+    problem = ""
+    try:
+        settings = load_settings()
+    except (ConfigError, OSError) as exc:
+        problem = f"{exc}. Veil runs with the default settings; your file was left as it is."
+        settings = default_settings()
+        settings.first_run_done = True  # never overwrite a broken file through the wizard
+    veil = VeilApp(app, settings, settings_problem=problem)
+    holder["app"] = veil
+    veil.start(open_chat=options.chat)
+    if veil.tray is None:
+        app.setQuitOnLastWindowClosed(True)
+    code = app.exec()
+    veil.shutdown()
+    server.close()
+    return code
+
+
+def show_fatal(text: str) -> None:  # pragma: no cover - last resort before a crash
+    QMessageBox.critical(None, "Veil", text)

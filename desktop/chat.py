@@ -1,0 +1,949 @@
+"""The chat window: conversations, a composer with a live preview of exactly what will
+be sent, and answers streamed in with the real values restored and highlighted.
+
+Everything slow runs in workers (AppState.background); the window only renders state
+and turns clicks into calls of agent/ objects (EngineHost, Sender, the vault).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from agent.conversation import Conversation, Message, MessageState
+from agent.entities import Action, Label
+from desktop import icons
+from desktop.colors import risk_color
+from desktop.dialogs import confirm
+from desktop.state import AppState, EnginePhase, VaultPhase
+from desktop.tasks import ChunkPipe
+from desktop.textview import HighlightView, Mark
+
+if TYPE_CHECKING:
+    from agent.engine_host import DryRun
+
+log = logging.getLogger("veil.desktop")
+
+PREVIEW_DELAY_MS = 300
+USER_TEXT_SHOWN = 4000  # longer messages are folded in the transcript ("Show all")
+PROVIDER_NAMES = (("local", "Local model"), ("openai", "OpenAI-compatible"), ("anthropic", "Anthropic"),
+                  ("gemini", "Gemini"))
+CLIPBOARD_PREFIX = "clipboard-"
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def preview_marks(result) -> list[Mark]:
+    """Marks for a SanitizeResult: each entity at its place in the sanitized text."""
+    marks = []
+    for r in result.entities:
+        label = r.label.value
+        if r.action is Action.KEEP:
+            tip = (f"<b>{label}</b> — sent as it is<br>why: {_e(r.reason)}<br>"
+                   "<i>Click to replace it with a stand-in</i>")
+            style = "kept"
+        else:
+            action = "label" if r.action is Action.LABEL else "stand-in"
+            tip = (f"<b>{label}</b> — real value: <b>{_e(r.real)}</b><br>sent as {action}: {_e(r.sent)}<br>"
+                   f"why: {_e(r.reason)}<br>")
+            tip += ("<i>Secrets are never sent</i>" if r.label is Label.SECRET
+                    else "<i>Click to send the real value instead</i>")
+            style = "replaced"
+        marks.append(Mark(r.sanitized_start, r.sanitized_end, label, style, tip, r))
+    return marks
+
+
+def restored_marks(spans, offset: int = 0) -> list[Mark]:
+    """Marks for RestoredSpans (offsets in the whole answer; `offset` is where the text
+    being added starts)."""
+    return [
+        Mark(s.start - offset, s.end - offset, s.label.value, "restored",
+             f"<b>{s.label.value}</b> — restored: <b>{_e(s.real)}</b><br>the answer said: {_e(s.stand_in)}", s)
+        for s in spans
+    ]
+
+
+class Banner(QFrame):
+    """A one-line message across the window, with optional action buttons."""
+
+    def __init__(self, kind: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName(f"banner-{kind}")
+        colors = {"error": ("#b3261e", "#ffffff"), "info": ("#e8c547", "#1f1f1f")}[kind]
+        self.setStyleSheet(
+            f"QFrame#banner-{kind} {{ background: {colors[0]}; border-radius: 4px; }}"
+            f"QFrame#banner-{kind} QLabel {{ color: {colors[1]}; }}"
+        )
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 6, 6)
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.label, 1)
+        self.action_button = QPushButton()
+        self.action_button.setVisible(False)
+        layout.addWidget(self.action_button)
+        self.close_button = QToolButton()
+        self.close_button.setText("✕")
+        self.close_button.setToolTip("Dismiss")
+        self.close_button.setAutoRaise(True)
+        self.close_button.clicked.connect(self.hide)
+        layout.addWidget(self.close_button)
+        self._action = None
+        self.action_button.clicked.connect(self._run_action)
+        self.hide()
+
+    def show_message(self, text: str, action: str = "", callback=None) -> None:
+        self.label.setText(text)
+        self._action = callback
+        self.action_button.setText(action)
+        self.action_button.setVisible(bool(action))
+        self.show()
+
+    def _run_action(self) -> None:
+        callback = self._action
+        self.hide()
+        if callback is not None:
+            callback()
+
+
+class MessageView(QFrame):
+    """One message in the transcript: who, the text, copy, and a state line."""
+
+    retry_clicked = Signal(int)
+
+    def __init__(self, role: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.role = role
+        self.message: Message | None = None
+        self.setObjectName("user-message" if role == "user" else "assistant-message")
+        self.setStyleSheet(
+            "QFrame#user-message { background: palette(alternate-base); border-radius: 8px; }"
+            "QFrame#assistant-message { background: palette(base); border: 1px solid palette(mid); border-radius: 8px; }"
+        )
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 8)
+        layout.setSpacing(2)
+        head = QHBoxLayout()
+        self.title = QLabel("<b>You</b>" if role == "user" else "<b>Answer</b>")
+        head.addWidget(self.title)
+        self.meta = QLabel()
+        self.meta.setEnabled(False)
+        head.addWidget(self.meta)
+        head.addStretch(1)
+        self.toggle_sent = QToolButton()
+        self.toggle_sent.setText("Show what was sent")
+        self.toggle_sent.setCheckable(True)
+        self.toggle_sent.setAutoRaise(True)
+        self.toggle_sent.setVisible(role == "user")
+        self.toggle_sent.toggled.connect(self._show_sent)
+        head.addWidget(self.toggle_sent)
+        self.retry_button = QToolButton()
+        self.retry_button.setText("Retry")
+        self.retry_button.setVisible(False)
+        self.retry_button.clicked.connect(lambda: self.message and self.message.id is not None
+                                          and self.retry_clicked.emit(self.message.id))
+        head.addWidget(self.retry_button)
+        self.copy_button = QToolButton()
+        self.copy_button.setText("Copy")
+        self.copy_button.setAutoRaise(True)
+        self.copy_button.setToolTip("Copy this message (with the real values)")
+        self.copy_button.clicked.connect(self.copy)
+        head.addWidget(self.copy_button)
+        layout.addLayout(head)
+        self.body = HighlightView(self, fit_height=True)
+        self.body.setStyleSheet("QTextEdit { background: transparent; }")
+        layout.addWidget(self.body)
+        self.show_all = QToolButton()
+        self.show_all.setAutoRaise(True)
+        self.show_all.setVisible(False)
+        self.show_all.clicked.connect(self._unfold)
+        layout.addWidget(self.show_all, 0, Qt.AlignmentFlag.AlignLeft)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setVisible(False)
+        layout.addWidget(self.note)
+        self._full = ""
+
+    # -- user messages -------------------------------------------------------------------------------
+    def set_user_text(self, text: str) -> None:
+        self._full = text
+        if len(text) > USER_TEXT_SHOWN:
+            self.body.set_content(text[:USER_TEXT_SHOWN] + " …")
+            self.show_all.setText(f"Show all ({len(text):,} characters)")
+            self.show_all.setVisible(True)
+        else:
+            self.body.set_content(text)
+
+    def _unfold(self) -> None:
+        self.show_all.setVisible(False)
+        self.body.set_content(self._full)
+
+    def _show_sent(self, on: bool) -> None:
+        if self.message is None:
+            return
+        self.title.setText("<b>Sent</b>" if on else "<b>You</b>")
+        self.toggle_sent.setText("Show what you typed" if on else "Show what was sent")
+        self.set_user_text(self.message.sent if on else self.message.typed)
+
+    # -- answers -----------------------------------------------------------------------------------------
+    def append_answer(self, chunks) -> None:
+        """SendChunks (in order) -> one append with their restored spans."""
+        if not chunks:
+            return
+        base = chunks[0].start
+        text = "".join(c.text for c in chunks)
+        spans = [s for c in chunks for s in c.spans]
+        self.body.append_content(text, restored_marks(spans, base))
+
+    def set_answer(self, text: str, spans=()) -> None:
+        self.body.set_content(text, restored_marks(spans))
+
+    def set_state(self, message: Message, note: str = "", *, error: bool = False) -> None:
+        self.message = message
+        meta = []
+        if self.role == "assistant":
+            if message.provider:
+                meta.append(message.provider + (f" · {message.model}" if message.model else ""))
+            state = {
+                MessageState.SENDING: "answering…", MessageState.FAILED: "failed",
+                MessageState.CANCELLED: "cancelled", MessageState.UNSENT: "not sent",
+            }.get(message.state)
+            if state:
+                meta.append(state)
+            self.retry_button.setVisible(message.state in (MessageState.FAILED, MessageState.CANCELLED,
+                                                           MessageState.UNSENT))
+        self.meta.setText("  ·  ".join(meta))
+        self.note.setText(note)
+        self.note.setVisible(bool(note))
+        self.note.setStyleSheet("color: #d9534f;" if error else "color: #b36200;")
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self._full if self.role == "user" and self._full else self.body.text())
+
+
+class ChatWindow(QMainWindow):
+    def __init__(self, state: AppState, host: Any):
+        """`host` is the app (VeilApp): ensure_vault(then), open_settings()."""
+        super().__init__()
+        self.state = state
+        self.host = host
+        self.background = state.background
+        self.conversation: Conversation | None = None
+        self.conversation_stored = False
+        self.views: list[MessageView] = []
+        self.last_draft: DryRun | None = None
+        self._draft_text = ""
+        self._preview_seq = 0
+        self.reply: Any = None  # SendStream on its way
+        self.sending = False
+        self.last_error = ""
+        self._hide_on_close = True
+        self.setWindowTitle("Veil")
+        self.setWindowIcon(icons.icon())
+        self.resize(1100, 760)
+        self.setMinimumSize(720, 480)
+        self._build()
+        self._shortcuts()
+        state.engine_changed.connect(self._engine_changed)
+        state.vault_changed.connect(self._vault_changed)
+        state.conversations_changed.connect(self.refresh_conversations)
+        state.settings_changed.connect(self._sync_picker)
+        self._engine_changed()
+        self._vault_changed()
+        self.new_conversation()
+
+    # -- layout ----------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.setChildrenCollapsible(False)
+        # Conversations
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(8, 8, 0, 8)
+        self.new_button = QPushButton("New conversation")
+        self.new_button.setToolTip("Start a new conversation (Ctrl+N)")
+        self.new_button.clicked.connect(self.new_conversation)
+        left_layout.addWidget(self.new_button)
+        self.conversation_list = QListWidget()
+        self.conversation_list.setObjectName("conversations")
+        self.conversation_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.conversation_list.itemActivated.connect(self._conversation_chosen)
+        self.conversation_list.itemClicked.connect(self._conversation_chosen)
+        self.conversation_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.conversation_list.customContextMenuRequested.connect(self._list_menu)
+        left_layout.addWidget(self.conversation_list, 1)
+        splitter.addWidget(left)
+
+        right = QWidget()
+        layout = QVBoxLayout(right)
+        layout.setContentsMargins(8, 8, 8, 8)
+        # Provider / model picker and status
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Provider:"))
+        self.provider_combo = QComboBox()
+        self.provider_combo.setObjectName("provider")
+        for kind, name in PROVIDER_NAMES:
+            self.provider_combo.addItem(name, kind)
+        bar.addWidget(self.provider_combo)
+        bar.addWidget(QLabel("Model:"))
+        self.model_combo = QComboBox()
+        self.model_combo.setObjectName("model")
+        self.model_combo.setEditable(True)
+        self.model_combo.setMinimumContentsLength(18)
+        self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        bar.addWidget(self.model_combo)
+        self.refresh_models_button = QToolButton()
+        self.refresh_models_button.setText("⟳")
+        self.refresh_models_button.setToolTip("Ask the provider which models it has")
+        self.refresh_models_button.clicked.connect(self.refresh_models)
+        bar.addWidget(self.refresh_models_button)
+        bar.addStretch(1)
+        self.status_label = QLabel()
+        self.status_label.setEnabled(False)
+        bar.addWidget(self.status_label)
+        settings_button = QToolButton()
+        settings_button.setText("Settings")
+        settings_button.clicked.connect(lambda: self.host.open_settings())
+        bar.addWidget(settings_button)
+        layout.addLayout(bar)
+        self._sync_picker()
+        self.provider_combo.activated.connect(self._picker_changed)
+        self.model_combo.activated.connect(self._picker_changed)
+        self.model_combo.lineEdit().editingFinished.connect(self._picker_changed)
+
+        self.info_banner = Banner("info")
+        layout.addWidget(self.info_banner)
+        self.error_banner = Banner("error")
+        layout.addWidget(self.error_banner)
+
+        vertical = QSplitter(Qt.Orientation.Vertical)
+        vertical.setChildrenCollapsible(False)
+        # Transcript
+        self.transcript = QScrollArea()
+        self.transcript.setWidgetResizable(True)
+        self.transcript.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        holder = QWidget()
+        self.transcript_layout = QVBoxLayout(holder)
+        self.transcript_layout.setContentsMargins(4, 4, 12, 4)
+        self.transcript_layout.setSpacing(8)
+        self.empty_label = QLabel(
+            "<p style='font-size:14pt'>Ask anything.</p>"
+            "<p>Before you send, the panel below shows exactly what will leave this computer: "
+            "names, emails, numbers and other personal data are swapped for stand-ins "
+            "(highlighted; hover to see the real value, click to keep it). "
+            "The answer comes back with the real values restored.</p>"
+        )
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setEnabled(False)
+        self.transcript_layout.addWidget(self.empty_label)
+        self.transcript_layout.addStretch(1)
+        self.transcript.setWidget(holder)
+        vertical.addWidget(self.transcript)
+
+        # Composer and preview
+        bottom = QWidget()
+        bottom_layout = QVBoxLayout(bottom)
+        bottom_layout.setContentsMargins(0, 4, 0, 0)
+        self.composer = QPlainTextEdit()
+        self.composer.setObjectName("composer")
+        self.composer.setPlaceholderText("Type a message… (Ctrl+Enter sends)")
+        self.composer.setTabChangesFocus(True)
+        self.composer.textChanged.connect(self._composer_changed)
+        bottom_layout.addWidget(self.composer, 2)
+        head = QHBoxLayout()
+        self.preview_title = QLabel("<b>What will be sent</b>")
+        head.addWidget(self.preview_title)
+        self.preview_status = QLabel()
+        self.preview_status.setEnabled(False)
+        head.addWidget(self.preview_status)
+        head.addStretch(1)
+        self.risk_label = QLabel()
+        self.risk_label.setObjectName("risk")
+        head.addWidget(self.risk_label)
+        self.copy_sent_button = QToolButton()
+        self.copy_sent_button.setText("Copy sanitized")
+        self.copy_sent_button.setToolTip("Copy the text exactly as it will be sent")
+        self.copy_sent_button.setAutoRaise(True)
+        self.copy_sent_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.preview.text()))
+        head.addWidget(self.copy_sent_button)
+        bottom_layout.addLayout(head)
+        self.preview = HighlightView(clickable=True)
+        self.preview.setObjectName("preview")
+        self.preview.setPlaceholderText("The sanitized text appears here as you type.")
+        self.preview.mark_clicked.connect(self.toggle_entity)
+        bottom_layout.addWidget(self.preview, 2)
+        self.warning_label = QLabel()
+        self.warning_label.setWordWrap(True)
+        self.warning_label.setStyleSheet("color: #b36200;")
+        self.warning_label.setVisible(False)
+        bottom_layout.addWidget(self.warning_label)
+        buttons = QHBoxLayout()
+        hint = QLabel("Hover a highlighted value to see the real one; click it to keep or replace it.")
+        hint.setEnabled(False)
+        buttons.addWidget(hint, 1)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop the answer (Esc)")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        buttons.addWidget(self.cancel_button)
+        self.send_button = QPushButton("Send")
+        self.send_button.setObjectName("send")
+        self.send_button.setToolTip("Send the sanitized text (Ctrl+Enter)")
+        self.send_button.setDefault(True)
+        self.send_button.clicked.connect(self.send)
+        buttons.addWidget(self.send_button)
+        bottom_layout.addLayout(buttons)
+        vertical.addWidget(bottom)
+        vertical.setStretchFactor(0, 3)
+        vertical.setStretchFactor(1, 2)
+        vertical.setSizes([430, 300])
+        layout.addWidget(vertical, 1)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([240, 860])
+        self.setCentralWidget(splitter)
+
+        self.preview_timer = QTimer(self)
+        self.preview_timer.setSingleShot(True)
+        self.preview_timer.setInterval(PREVIEW_DELAY_MS)
+        self.preview_timer.timeout.connect(self.update_preview)
+
+        QWidget.setTabOrder(self.conversation_list, self.composer)
+        QWidget.setTabOrder(self.composer, self.preview)
+        QWidget.setTabOrder(self.preview, self.send_button)
+        QWidget.setTabOrder(self.send_button, self.cancel_button)
+        QWidget.setTabOrder(self.cancel_button, self.provider_combo)
+        QWidget.setTabOrder(self.provider_combo, self.model_combo)
+        QWidget.setTabOrder(self.model_combo, self.new_button)
+        QWidget.setTabOrder(self.new_button, self.conversation_list)
+
+    def _shortcuts(self) -> None:
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(keys), self, activated=self.send)
+        QShortcut(QKeySequence("Escape"), self, activated=self.cancel)
+        QShortcut(QKeySequence("Ctrl+N"), self, activated=self.new_conversation)
+        QShortcut(QKeySequence("Ctrl+L"), self, activated=lambda: self.composer.setFocus())
+        rename = QAction("Rename", self.conversation_list)
+        rename.setShortcut(QKeySequence("F2"))
+        rename.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        rename.triggered.connect(self.rename_current)
+        delete = QAction("Delete", self.conversation_list)
+        delete.setShortcut(QKeySequence.StandardKey.Delete)
+        delete.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        delete.triggered.connect(self.delete_current)
+        self.conversation_list.addAction(rename)
+        self.conversation_list.addAction(delete)
+
+    def sizeHint(self) -> QSize:
+        return QSize(1100, 760)
+
+    def set_hide_on_close(self, hide: bool) -> None:
+        self._hide_on_close = hide
+
+    def closeEvent(self, event) -> None:
+        if self._hide_on_close:
+            event.ignore()
+            self.hide()
+        else:
+            super().closeEvent(event)
+
+    # -- status --------------------------------------------------------------------------------------------
+    def _engine_changed(self) -> None:
+        phase = self.state.engine_phase
+        text = {EnginePhase.LOADING: "Privacy engine loading…", EnginePhase.READY: "Protection on",
+                EnginePhase.FAILED: "Privacy engine failed"}[phase]
+        self.status_label.setText(text)
+        if phase == EnginePhase.FAILED:
+            self.error_banner.show_message(f"The privacy engine could not start: {self.state.engine_error}")
+        if phase == EnginePhase.READY and self.composer.toPlainText().strip() and not self.last_draft:
+            self.update_preview()
+
+    def _vault_changed(self) -> None:
+        phase = self.state.vault_phase
+        if phase in (VaultPhase.LOCKED, VaultPhase.NEEDS_PASSPHRASE):
+            self.info_banner.show_message("The vault is locked: conversations cannot be opened or saved.",
+                                          "Unlock…", lambda: self.host.ensure_vault(self.refresh_conversations))
+        elif phase == VaultPhase.FAILED:
+            self.info_banner.show_message(f"The vault cannot be used: {self.state.vault_error}")
+        elif self.info_banner.label.text().startswith("The vault"):
+            self.info_banner.hide()
+
+    def show_info(self, text: str) -> None:
+        self.info_banner.show_message(text)
+
+    # -- conversations ------------------------------------------------------------------------------------
+    def refresh_conversations(self) -> None:
+        if not self.state.vault_is_open():
+            return
+        store = self.state.store
+        self.background.submit(store.list_conversations, self._show_conversations, self._vault_error)
+
+    def _show_conversations(self, summaries) -> None:
+        current = self.conversation.id if self.conversation else None
+        self.conversation_list.clear()
+        for summary in summaries:
+            if summary.id.startswith(CLIPBOARD_PREFIX):
+                continue  # the clipboard's maps: kept for restoring, not chats
+            item = QListWidgetItem(summary.title or "(untitled)")
+            item.setData(Qt.ItemDataRole.UserRole, summary.id)
+            item.setToolTip(f"{summary.message_count} messages")
+            self.conversation_list.addItem(item)
+            if summary.id == current:
+                item.setSelected(True)
+                self.conversation_list.setCurrentItem(item)
+
+    def _vault_error(self, exc: BaseException) -> None:
+        from agent.vault import VaultLocked
+
+        if isinstance(exc, VaultLocked):
+            self.state.note_vault_locked()
+            return
+        self.error_banner.show_message(f"Vault: {exc}")
+
+    def new_conversation(self) -> None:
+        if self.sending:
+            return
+        self.conversation = Conversation()
+        self.conversation_stored = False
+        self._clear_transcript()
+        self.conversation_list.clearSelection()
+        self.last_draft = None
+        self.setWindowTitle("Veil — new conversation")
+        self._composer_changed()
+        self.composer.setFocus()
+
+    def _conversation_chosen(self, item: QListWidgetItem) -> None:
+        conversation_id = item.data(Qt.ItemDataRole.UserRole)
+        if self.sending or (self.conversation and self.conversation.id == conversation_id):
+            return
+        self.open_conversation(conversation_id)
+
+    def open_conversation(self, conversation_id: str) -> None:
+        store, engine = self.state.store, self.state.engine
+        ready = self.state.engine_phase == EnginePhase.READY
+
+        def load():
+            conversation = store.load_conversation(conversation_id)
+            messages = store.list_messages(conversation_id)
+            restored = {}
+            for m in messages:
+                # The answer's highlights are recomputed from the map (spans are not stored).
+                if m.received and ready:
+                    try:
+                        restored[m.id] = engine.restore(m.received, conversation)
+                    except Exception:
+                        log.debug("re-restoring message %s failed", m.id, exc_info=True)
+            return conversation, messages, restored
+
+        self.background.submit(load, self._show_conversation, self._vault_error)
+
+    def _show_conversation(self, loaded) -> None:
+        conversation, messages, restored = loaded
+        self.conversation = conversation
+        self.conversation_stored = True
+        self.last_draft = None
+        self.setWindowTitle(f"Veil — {conversation.title or 'conversation'}")
+        self._clear_transcript()
+        for message in messages:
+            user = self._add_view("user")
+            user.message = message
+            user.set_user_text(message.typed)
+            answer = self._add_view("assistant")
+            result = restored.get(message.id)
+            if result is not None:
+                answer.set_answer(result.text, result.spans)
+            else:
+                answer.set_answer(message.shown)
+            answer.set_state(message, message.error, error=message.state is MessageState.FAILED)
+        self._scroll_to_end()
+        self._composer_changed()
+
+    def _list_menu(self, point) -> None:
+        item = self.conversation_list.itemAt(point)
+        if item is None:
+            return
+        menu = QMenu(self)
+        menu.addAction("Rename…", lambda: self.rename_conversation(item))
+        menu.addAction("Delete…", lambda: self.delete_conversation(item))
+        menu.exec(self.conversation_list.mapToGlobal(point))
+
+    def rename_current(self) -> None:
+        item = self.conversation_list.currentItem()
+        if item is not None:
+            self.rename_conversation(item)
+
+    def delete_current(self) -> None:
+        item = self.conversation_list.currentItem()
+        if item is not None:
+            self.delete_conversation(item)
+
+    def rename_conversation(self, item: QListWidgetItem, title: str | None = None) -> None:
+        conversation_id = item.data(Qt.ItemDataRole.UserRole)
+        if title is None:
+            title, ok = QInputDialog.getText(self, "Rename conversation", "Title:", text=item.text())
+            if not ok:
+                return
+        title = title.strip()
+        if not title:
+            return
+        store = self.state.store
+
+        def done(_: object) -> None:
+            if self.conversation is not None and self.conversation.id == conversation_id:
+                self.conversation.title = title
+                self.setWindowTitle(f"Veil — {title}")
+            self.refresh_conversations()
+
+        self.background.submit(lambda: store.rename_conversation(conversation_id, title), done, self._vault_error)
+
+    def delete_conversation(self, item: QListWidgetItem, *, confirmed: bool = False) -> None:
+        conversation_id = item.data(Qt.ItemDataRole.UserRole)
+        if not confirmed and not confirm(
+            self, "Delete conversation",
+            f"Delete “{item.text()}” with its messages and its map of real values? This cannot be undone.",
+            "Delete",
+        ):
+            return
+        store = self.state.store
+
+        def done(_: object) -> None:
+            if self.conversation is not None and self.conversation.id == conversation_id:
+                self.new_conversation()
+            self.refresh_conversations()
+
+        self.background.submit(lambda: store.delete_conversation(conversation_id), done, self._vault_error)
+
+    # -- transcript -----------------------------------------------------------------------------------------
+    def _clear_transcript(self) -> None:
+        for view in self.views:
+            view.setParent(None)
+            view.deleteLater()
+        self.views = []
+        self.empty_label.setVisible(True)
+
+    def _add_view(self, role: str) -> MessageView:
+        view = MessageView(role)
+        view.retry_clicked.connect(self.retry)
+        self.empty_label.setVisible(False)
+        self.transcript_layout.insertWidget(self.transcript_layout.count() - 1, view)
+        self.views.append(view)
+        return view
+
+    def _scroll_to_end(self, *, only_if_at_end: bool = False) -> None:
+        bar = self.transcript.verticalScrollBar()
+        if only_if_at_end and bar.value() < bar.maximum() - 40:
+            return
+        QTimer.singleShot(0, lambda: bar.setValue(bar.maximum()))
+
+    # -- preview ----------------------------------------------------------------------------------------------
+    def _composer_changed(self) -> None:
+        if not self.composer.toPlainText().strip():
+            self.preview_timer.stop()
+            self._preview_seq += 1
+            self.last_draft = None
+            self.preview.clear_content()
+            self.risk_label.clear()
+            self.preview_status.clear()
+            self.warning_label.setVisible(False)
+            return
+        self.preview_status.setText("checking…")
+        self.preview_timer.start()
+
+    def update_preview(self) -> None:
+        """Sanitize the composer's text in a worker (dry run: the conversation is only
+        changed when the message is sent) and show the result."""
+        self.preview_timer.stop()
+        text = self.composer.toPlainText()
+        if not text.strip() or self.conversation is None:
+            return
+        if self.state.engine_phase != EnginePhase.READY:
+            self.preview_status.setText("waiting for the privacy engine…")
+            return
+        self._preview_seq += 1
+        seq = self._preview_seq
+        conversation, engine = self.conversation, self.state.engine
+        self.preview_status.setText("checking…")
+
+        def done(draft) -> None:
+            if seq != self._preview_seq or conversation is not self.conversation:
+                return  # the text changed meanwhile: a newer preview is on its way
+            self.show_preview(draft, text)
+
+        def failed(exc: BaseException) -> None:
+            if seq == self._preview_seq:
+                self.preview_status.setText("")
+                self.preview.set_content(f"(cannot sanitize this text: {exc})")
+                self.last_draft = None
+
+        self.background.submit(lambda: engine.dry_run(text, conversation), done, failed)
+
+    def show_preview(self, draft: DryRun, text: str) -> None:
+        self.last_draft = draft
+        self._draft_text = text
+        result = draft.result
+        self.preview.set_content(result.sanitized, preview_marks(result))
+        counts = result.counts_by_label()
+        replaced = sum(counts.values())
+        kept = len(result.entities) - replaced
+        self.preview_status.setText(
+            f"{replaced} replaced, {kept} kept" if result.entities else "nothing personal found"
+        )
+        risk = result.risk
+        color = risk_color(risk.level, self.palette()).name()
+        self.risk_label.setText(f"Residual risk: <b style='color:{color}'>{risk.level}</b>"
+                                + (f" ({risk.total:g})" if risk.total else ""))
+        self.risk_label.setToolTip(
+            "What is sent as it is, weighted by how identifying it is:<br>"
+            + "<br>".join(f"{_e(t)} ({label.value}, {w:g})" for t, label, w in risk.items[:20])
+            if risk.items else "Nothing identifying is sent as it is."
+        )
+        self.warning_label.setText("\n".join("⚠ " + w for w in result.warnings))
+        self.warning_label.setVisible(bool(result.warnings))
+
+    def toggle_entity(self, mark: Mark) -> None:
+        """Keep the real value, or force a stand-in: remembered for this conversation."""
+        r = mark.key
+        if r is None or self.conversation is None:
+            return
+        if r.label is Label.SECRET:
+            self.preview_status.setText("secrets are never sent")
+            return
+        if r.action is Action.KEEP:
+            action = Action.LABEL if self.state.settings.substitution_level == 0 else Action.REPLACE
+        else:
+            action = Action.KEEP
+        self.conversation.set_choice(r.real, r.label, action)
+        if self.conversation_stored and self.state.vault_is_open():
+            conversation, store = self.conversation, self.state.store
+            self.background.submit(lambda: store.save_conversation(conversation), None, self._vault_error)
+        self.update_preview()
+
+    # -- sending ------------------------------------------------------------------------------------------------
+    def picked_provider(self) -> tuple[str, str]:
+        return self.provider_combo.currentData(), self.model_combo.currentText().strip()
+
+    def send(self) -> None:
+        text = self.composer.toPlainText()
+        if self.sending or not text.strip() or self.conversation is None:
+            return
+        if not self.state.vault_is_open():
+            self.host.ensure_vault(self.send)
+            return
+        self.sending = True
+        self._set_sending(True)
+        self.error_banner.hide()
+        conversation = self.conversation
+        draft = self.last_draft if self._draft_text == text else None
+        kind, model = self.picked_provider()
+        state = self.state
+
+        def prepare():
+            sender = state.make_sender(kind, model or None)
+            sanitized = None
+            if draft is not None and state.engine.commit(conversation, draft):
+                sanitized = draft.result
+            return sender, sender.send(conversation, text, sanitized=sanitized)
+
+        self.preview_status.setText("sending…")
+        self.background.submit(prepare, lambda out: self._sent(text, *out), self._send_failed_early)
+
+    def _send_failed_early(self, exc: BaseException) -> None:
+        """Nothing was stored (or it was refused): the text stays in the composer."""
+        from agent.vault import VaultLocked
+
+        self.sending = False
+        self._set_sending(False)
+        self.preview_status.setText("")
+        if isinstance(exc, VaultLocked):
+            self.state.note_vault_locked()
+            self.host.ensure_vault(self.send)
+            return
+        self.show_error(f"Not sent: {exc}")
+
+    def _sent(self, text: str, sender, reply) -> None:
+        """The message is stored: clear the composer, show it, stream the answer."""
+        self.conversation_stored = True
+        if self.composer.toPlainText() == text:
+            self.composer.clear()
+        user = self._add_view("user")
+        user.message = reply.message
+        user.set_user_text(text)
+        answer = self._add_view("assistant")
+        answer.set_state(reply.message)
+        self._scroll_to_end()
+        self.state.conversations_changed.emit()
+        self._stream(sender, reply, answer)
+
+    def _stream(self, sender, reply, view: MessageView) -> None:
+        self.reply = reply
+        self.sender = sender
+        pipe = ChunkPipe(self.background, lambda chunks: self._chunks(view, chunks))
+
+        def run() -> None:
+            error: BaseException | None = None
+            try:
+                for chunk in reply:
+                    pipe.put(chunk)
+            except BaseException as exc:
+                error = exc
+            finally:
+                try:
+                    sender.provider.close()  # each send has its own client
+                except Exception:
+                    log.debug("closing the provider", exc_info=True)
+            self.background.post(lambda: self._stream_ended(reply, view, error))
+
+        self.background.thread(run, "veil-answer")
+
+    def _chunks(self, view: MessageView, chunks) -> None:
+        view.append_answer(chunks)
+        self._scroll_to_end(only_if_at_end=True)
+
+    def _stream_ended(self, reply, view: MessageView, exc: BaseException | None) -> None:
+        from agent.providers import Cancelled
+
+        # Pieces still queued in the pipe were posted before this call: already shown.
+        self.reply = None
+        self.sending = False
+        self._set_sending(False)
+        self.preview_status.setText("")
+        message = reply.message
+        if exc is None:
+            note = ""
+            if reply.result is not None and reply.result.unrestored:
+                note = ("⚠ Some stand-ins could not be restored (the model changed them): "
+                        + ", ".join(reply.result.unrestored))
+            view.set_state(message, note)
+        elif isinstance(exc, Cancelled):
+            view.set_state(message, "Stopped. Retry sends the message again.")
+        else:
+            view.set_state(message, f"{exc}", error=True)
+            self.show_error(f"No answer: {exc}", retry_id=message.id)
+        self._scroll_to_end(only_if_at_end=True)
+        self.state.conversations_changed.emit()
+        if self.composer.toPlainText().strip():
+            self.update_preview()  # the map grew: stand-ins in the draft may change
+
+    def show_error(self, text: str, retry_id: int | None = None) -> None:
+        self.last_error = text
+        if retry_id is not None:
+            self.error_banner.show_message(text + "\nYour message is saved.", "Retry", lambda: self.retry(retry_id))
+        else:
+            self.error_banner.show_message(text)
+
+    def retry(self, message_id: int) -> None:
+        if self.sending or self.conversation is None:
+            return
+        view = next((v for v in self.views if v.role == "assistant" and v.message and v.message.id == message_id), None)
+        if view is None:
+            return
+        self.sending = True
+        self._set_sending(True)
+        self.error_banner.hide()
+        conversation = self.conversation
+        kind, model = self.picked_provider()
+        state = self.state
+
+        def prepare():
+            sender = state.make_sender(kind, model or None)
+            return sender, sender.retry(conversation, message_id)
+
+        def started(out) -> None:
+            sender, reply = out
+            view.body.clear_content()
+            view.set_state(reply.message)
+            self._stream(sender, reply, view)
+
+        self.background.submit(prepare, started, self._send_failed_early)
+
+    def cancel(self) -> None:
+        if self.reply is not None:
+            self.reply.cancel()
+            self.preview_status.setText("cancelling…")
+
+    def _set_sending(self, sending: bool) -> None:
+        self.send_button.setEnabled(not sending)
+        self.cancel_button.setEnabled(sending)
+        self.new_button.setEnabled(not sending)
+
+    # -- provider picker -----------------------------------------------------------------------------------------
+    def _sync_picker(self) -> None:
+        p = self.state.settings.provider
+        index = self.provider_combo.findData(p.kind)
+        if index >= 0:
+            self.provider_combo.setCurrentIndex(index)
+        model = p.model or (self.state.settings.local_model.name if p.kind == "local" else "")
+        if self.model_combo.findText(model) < 0 and model:
+            self.model_combo.addItem(model)
+        self.model_combo.setCurrentText(model)
+
+    def _picker_changed(self, *_: object) -> None:
+        import copy
+
+        kind, model = self.picked_provider()
+        settings = copy.deepcopy(self.state.settings)
+        if kind != settings.provider.kind:
+            settings.provider.kind = kind
+            settings.provider.base_url = ""
+            model = "" if kind == "local" else model
+            self.model_combo.clear()
+        if kind == "local":
+            if model and model != settings.local_model.name:
+                settings.local_model.name, settings.local_model.path = model, ""
+            settings.provider.model = ""
+        else:
+            settings.provider.model = model
+        if settings.provider != self.state.settings.provider or settings.local_model != self.state.settings.local_model:
+            try:
+                self.state.apply_settings(settings)
+            except Exception as exc:
+                self.show_error(f"Cannot use this provider: {exc}")
+
+    def refresh_models(self) -> None:
+        kind, model = self.picked_provider()
+        state = self.state
+
+        def fetch():
+            sender = state.make_sender(kind, model or None)
+            try:
+                return sender.provider.list_models()
+            finally:
+                sender.provider.close()
+
+        def done(models) -> None:
+            current = self.model_combo.currentText()
+            self.model_combo.clear()
+            self.model_combo.addItems(list(models))
+            self.model_combo.setCurrentText(current or (models[0] if models else ""))
+            self.status_label.setText(f"{len(models)} models available")
+
+        self.status_label.setText("asking for models…")
+        self.background.submit(fetch, done, lambda exc: self.show_error(f"Could not list models: {exc}"))

@@ -1,0 +1,111 @@
+"""Global hotkeys through pynput, bridged into the Qt thread with signals.
+
+pynput listens to the X server (X11), the system hook (Windows) or an event tap (macOS);
+its callbacks run on pynput's thread, so they only emit a signal, which Qt queues to
+the UI thread. On Wayland no application may see global keys: we say so, and the tray
+menu's actions remain.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sys
+import threading
+
+from PySide6.QtCore import QObject, Signal
+
+log = logging.getLogger("veil.desktop")
+
+READY_TIMEOUT_S = 3.0
+_TOKEN = re.compile(r"^(<[a-z0-9_]+>|[^<>+\s])$")
+
+
+def check_hotkey(text: str) -> str:
+    """'' when `text` is a hotkey pynput can parse ("<ctrl>+<alt>+s"), else why not."""
+    parts = [p for p in text.strip().lower().split("+")]
+    if not text.strip():
+        return "empty"
+    if any(not _TOKEN.match(p) for p in parts):
+        return "write keys like <ctrl>+<alt>+s: modifiers in angle brackets, joined by +"
+    if not any(p.startswith("<") for p in parts) or all(p.startswith("<") for p in parts):
+        return "use at least one modifier (<ctrl>, <alt>, <shift>, <cmd>) and one key"
+    return ""
+
+
+def unavailable_reason() -> str:
+    """Why global hotkeys cannot work in this session ('' when they may)."""
+    if os.environ.get("XDG_SESSION_TYPE", "").lower() == "wayland" or (
+        os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY")
+    ):
+        return ("Global hotkeys are not available on Wayland (it lets no app watch the keyboard). "
+                "Use the tray menu: Sanitize clipboard / Restore clipboard.")
+    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+        return "Global hotkeys need an X11 display; none was found. Use the tray menu instead."
+    return ""
+
+
+class HotkeyBridge(QObject):
+    sanitize_pressed = Signal()
+    restore_pressed = Signal()
+    # '' when listening, else a message for the user (shown once).
+    status_changed = Signal(str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._listener = None
+        self.status = "not started"
+        self.active = False
+        self._lock = threading.Lock()
+
+    def start(self, sanitize: str, restore: str) -> bool:
+        """Listen for the two hotkeys. False (with `status` saying why) when impossible.
+        May take a moment (connecting to the display): call it from a worker."""
+        self.stop()
+        reason = unavailable_reason()
+        for name, combo in (("sanitize", sanitize), ("restore", restore)):
+            problem = check_hotkey(combo)
+            if problem and not reason:
+                reason = f"The {name} hotkey {combo!r} cannot be used: {problem}."
+        if not reason:
+            try:
+                from pynput import keyboard
+
+                listener = keyboard.GlobalHotKeys({
+                    sanitize: self.sanitize_pressed.emit,
+                    restore: self.restore_pressed.emit,
+                })
+                listener.daemon = True
+                listener.start()
+                # Wait until the backend is connected. pynput's wait() never returns when
+                # the backend fails before it is ready (no RECORD extension, access
+                # denied), so wait on a helper thread with a time limit.
+                ready = threading.Thread(target=listener.wait, daemon=True)
+                ready.start()
+                ready.join(READY_TIMEOUT_S)
+                listener.join(0.1)
+                if not listener.is_alive() or ready.is_alive():
+                    listener.stop()
+                    reason = "The global hotkeys could not be registered with the display server."
+                else:
+                    self._listener = listener
+            except Exception as exc:  # ImportError without a display, Xlib errors...
+                reason = f"Global hotkeys are not available here ({type(exc).__name__}: {exc}). Use the tray menu."
+        self.active = not reason
+        self.status = reason
+        if reason:
+            log.warning("%s", reason)
+        else:
+            log.info("global hotkeys: sanitize %s, restore %s", sanitize, restore)
+        self.status_changed.emit(reason)
+        return self.active
+
+    def stop(self) -> None:
+        listener, self._listener = self._listener, None
+        self.active = False
+        if listener is not None:
+            try:
+                listener.stop()
+            except Exception:
+                log.debug("stopping the hotkey listener", exc_info=True)

@@ -1,0 +1,231 @@
+"""The app's state, shared by the tray, the chat window and the dialogs: settings, the
+privacy engine (in its helper process), the vault, whether protection is paused.
+
+No widgets here: this object holds state and runs the slow calls in workers; the
+views listen to its signals. All privacy logic stays in agent/.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from agent.config import Settings, save_settings
+from desktop.tasks import Background
+
+log = logging.getLogger("veil.desktop")
+
+
+class VaultPhase:
+    OPENING = "opening"
+    OPEN = "open"
+    NEEDS_PASSPHRASE = "needs-passphrase"  # passphrase mode: the user must type it
+    LOCKED = "locked"  # locked by the user or by idle time
+    FAILED = "failed"  # corrupt, unwritable, too new: the message says what to do
+
+
+class EnginePhase:
+    LOADING = "loading"
+    READY = "ready"
+    FAILED = "failed"
+
+
+class AppState(QObject):
+    engine_changed = Signal()
+    vault_changed = Signal()
+    settings_changed = Signal()
+    paused_changed = Signal(bool)
+    conversations_changed = Signal()
+
+    def __init__(self, settings: Settings, background: Background | None = None, *, isolated_engine: bool = True):
+        super().__init__()
+        self.settings = settings
+        self.background = background or Background()
+        self.isolated_engine = isolated_engine
+        self.engine: Any = None  # agent.engine_host.EngineHost
+        self.engine_phase = EnginePhase.LOADING
+        self.engine_error = ""
+        self.store: Any = None  # agent.vault.VaultStore when open
+        self.vault_phase = VaultPhase.OPENING
+        self.vault_error = ""
+        self.vault_creating = False  # no vault file yet: a new passphrase is asked twice
+        self.paused = False
+        self._vault_waiters: list[Callable[[], None]] = []
+
+    # -- engine ----------------------------------------------------------------------------------
+    def start_engine(self) -> None:
+        """Start the helper process and warm it up in a worker (returns at once)."""
+        from agent.engine_host import EngineHost
+
+        self.engine_phase = EnginePhase.LOADING
+        self.engine = EngineHost(self.settings, isolated=self.isolated_engine)
+
+        def ready(_: object) -> None:
+            self.engine_phase = EnginePhase.READY
+            log.info("engine ready after %.2f s (%s)", self.engine.ready_after_s or 0,
+                     "helper process" if self.engine.isolated else "in the app")
+            self.engine_changed.emit()
+
+        def failed(exc: BaseException) -> None:
+            self.engine_phase = EnginePhase.FAILED
+            self.engine_error = str(exc)
+            self.engine_changed.emit()
+
+        self.background.submit(self.engine.warm_up, ready, failed)
+        self.engine_changed.emit()
+
+    # -- vault -----------------------------------------------------------------------------------
+    def open_vault(self, passphrase: str | None = None, on_done: Callable[[], None] | None = None) -> None:
+        """Open (or create) the vault in a worker. Keyring mode opens silently; passphrase
+        mode ends in NEEDS_PASSPHRASE until open_vault(passphrase) succeeds."""
+        from agent.vault import KeyUnavailable, WrongKey, describe_vault, open_default_store
+
+        if on_done is not None:
+            self._vault_waiters.append(on_done)
+        settings = copy.deepcopy(self.settings)
+
+        def work() -> Any:
+            info = describe_vault()
+            self.vault_creating = not info.exists
+            if self.store is not None:
+                self.store.unlock(passphrase=passphrase)
+                return self.store
+            return open_default_store(interactive=False, settings=settings, passphrase=passphrase)
+
+        def done(store: Any) -> None:
+            self.store = store
+            self.vault_phase, self.vault_error = VaultPhase.OPEN, ""
+            log.info("vault open (%s mode)", getattr(store, "mode", "?"))
+            self.vault_changed.emit()
+            self.conversations_changed.emit()
+            waiters, self._vault_waiters = self._vault_waiters, []
+            for waiter in waiters:
+                waiter()
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, WrongKey):
+                self.vault_phase, self.vault_error = VaultPhase.NEEDS_PASSPHRASE, "Wrong passphrase. Try again."
+            elif isinstance(exc, KeyUnavailable):
+                self.vault_phase = VaultPhase.NEEDS_PASSPHRASE
+                self.vault_error = "" if passphrase is None else str(exc)
+            else:
+                self.vault_phase, self.vault_error = VaultPhase.FAILED, str(exc)
+                self._vault_waiters.clear()
+            self.vault_changed.emit()
+
+        self.vault_phase = VaultPhase.OPENING
+        self.vault_changed.emit()
+        self.background.submit(work, done, failed)
+
+    def lock_vault(self) -> None:
+        if self.store is None:
+            return
+        store = self.store
+
+        def done(_: object) -> None:
+            self.vault_phase = VaultPhase.LOCKED
+            self.vault_changed.emit()
+
+        self.background.submit(store.lock, done)
+
+    def vault_is_open(self) -> bool:
+        return self.store is not None and self.vault_phase == VaultPhase.OPEN and not self.store.locked
+
+    def note_vault_locked(self) -> None:
+        """A call found the vault locked (idle auto-lock, another process): reflect it."""
+        if self.vault_phase == VaultPhase.OPEN:
+            self.vault_phase = VaultPhase.LOCKED
+            self.vault_changed.emit()
+
+    def cancel_vault_waiters(self) -> None:
+        self._vault_waiters.clear()
+
+    # -- settings ---------------------------------------------------------------------------------
+    def apply_settings(self, settings: Settings, on_done: Callable[[], None] | None = None,
+                       on_error: Callable[[BaseException], None] | None = None) -> None:
+        """Validate and save, then reload the engine with them (in a worker)."""
+        settings.validate()
+        save_settings(settings)
+        old = self.settings
+        self.settings = settings
+        self.settings_changed.emit()
+        engine_changed = (
+            old.policy != settings.policy or old.lists != settings.lists or old.detectors != settings.detectors
+            or old.relevance != settings.relevance or old.substitution_level != settings.substitution_level
+            or old.local_model != settings.local_model
+        )
+        if self.engine is None or not engine_changed:
+            if on_done:
+                on_done()
+            return
+        self.engine_phase = EnginePhase.LOADING
+        self.engine_changed.emit()
+        engine = self.engine
+
+        def done(_: object) -> None:
+            self.engine_phase = EnginePhase.READY
+            self.engine_changed.emit()
+            if on_done:
+                on_done()
+
+        def failed(exc: BaseException) -> None:
+            self.engine_phase, self.engine_error = EnginePhase.FAILED, str(exc)
+            self.engine_changed.emit()
+            if on_error:
+                on_error(exc)
+
+        self.background.submit(lambda: engine.reconfigure(copy.deepcopy(settings)), done, failed)
+
+    def set_paused(self, paused: bool) -> None:
+        if paused != self.paused:
+            self.paused = paused
+            self.paused_changed.emit(paused)
+
+    # -- things built from the state (call in workers: they may touch the keyring) ----------------
+    def make_sender(self, kind: str | None = None, model: str | None = None, base_url: str | None = None):
+        """A Sender for the configured provider, or for a kind/model picked in the window."""
+        from agent.pipeline import Sender
+        from agent.providers import params_from_settings, provider_from_settings
+
+        settings = copy.deepcopy(self.settings)
+        if kind is not None and kind != settings.provider.kind:
+            settings.provider.kind = kind
+            settings.provider.base_url = base_url or ""
+        if model is not None:
+            settings.provider.model = model
+        provider = provider_from_settings(settings)
+        return Sender(self.engine, self.store, provider, params=params_from_settings(settings))
+
+    def clipboard_guard(self):
+        from agent.clipboard import ClipboardGuard
+
+        return ClipboardGuard(self.engine, self.store)
+
+    def describe(self) -> str:
+        """The tray tooltip: what protects, where answers come from, the vault."""
+        p = self.settings.provider
+        model = p.model or (self.settings.local_model.name if p.kind == "local" else "default model")
+        provider = {"local": "Local model", "openai": "OpenAI-compatible", "anthropic": "Anthropic",
+                    "gemini": "Gemini"}.get(p.kind, p.kind)
+        vault = {
+            VaultPhase.OPEN: "unlocked", VaultPhase.LOCKED: "locked", VaultPhase.NEEDS_PASSPHRASE: "locked",
+            VaultPhase.OPENING: "opening…", VaultPhase.FAILED: "unavailable",
+        }[self.vault_phase]
+        protection = "paused" if self.paused else {
+            EnginePhase.LOADING: "starting…", EnginePhase.READY: "on", EnginePhase.FAILED: "engine failed",
+        }[self.engine_phase]
+        return f"Veil — protection {protection}\nProvider: {provider} ({model})\nVault: {vault}"
+
+    def shutdown(self) -> None:
+        self.background.shutdown()
+        if self.engine is not None:
+            self.engine.close()
+        if self.store is not None:
+            try:
+                self.store.close()
+            except Exception:
+                log.exception("closing the vault")
