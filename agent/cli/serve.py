@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from agent.cli import CliError
@@ -39,9 +40,12 @@ def run_serve(args: argparse.Namespace) -> int:
     from agent.config import ConfigError, load_settings
     from agent.providers import GenerationParams, ProviderError, params_from_settings, provider_from_settings
     from agent.providers.keys import KeyStoreError
-    from agent.serve import ProxyServer, ServeError, load_or_create_token
+    from agent.serve import ProxyServer, ServeError, is_loopback, load_or_create_token
     from agent.vault import VaultError, open_default_store
 
+    if not (args.allow_remote or is_loopback(args.host)):
+        raise CliError(f"refusing to listen on {args.host}: other machines could reach the proxy. Use 127.0.0.1, "
+                       "or pass --allow-remote (every request still needs the token)")
     try:
         settings = load_settings()
     except ConfigError as exc:
@@ -73,12 +77,20 @@ def run_serve(args: argparse.Namespace) -> int:
                              access_log=args.access_log, default_conversation=args.conversation)
         server.proxy.engine.warm_up()  # the first request should not wait for spaCy
         model = provider.config.model or "the model each client asks for"
-        server.serve_forever(on_listening=lambda: print(
-            f"veil: serving on {server.url} -> {provider.display_name} ({model})\n"
-            f"veil: token (use it as the API key): {token}\n"
-            "veil: the token is kept in the vault; --new-token replaces it. Ctrl-C stops.",
-            flush=True,
-        ))
+        # uvicorn stops gracefully on SIGINT/SIGTERM, then raises the signal again: both end here.
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            server.serve_forever(on_listening=lambda: print(
+                f"veil: serving on {server.url} -> {provider.display_name} ({model})\n"
+                f"veil: token (use it as the API key): {token}\n"
+                "veil: the token is kept in the vault; --new-token replaces it. Ctrl-C stops.",
+                flush=True,
+            ))
+        except KeyboardInterrupt:
+            pass
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        print("veil: stopped", file=sys.stderr)
         return 0
     except ServeError as exc:
         raise CliError(str(exc)) from None
@@ -86,3 +98,7 @@ def run_serve(args: argparse.Namespace) -> int:
         provider.close()
         store.close()
 
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt

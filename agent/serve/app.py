@@ -18,6 +18,7 @@ from typing import Any
 
 import anyio
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -100,21 +101,38 @@ def build_app(proxy: PrivacyProxy, token: str) -> ASGIApp:
         raise WireError(404, f"the Veil proxy has no route {request.method} {request.url.path}; it serves "
                              "POST /v1/chat/completions and GET /v1/models", code="unknown_url")
 
-    async def on_error(request: Request, exc: Exception) -> Response:
-        error = wire_error_for(exc)
-        if error.status >= 500 and error.code == "internal_error":
-            log.error("request failed", exc_info=exc)
-        return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
+    async def on_http_error(request: Request, exc: HTTPException) -> Response:
+        return _error_response(WireError(exc.status_code, f"{exc.detail}: {request.method} {request.url.path}"))
 
     app = Starlette(
         routes=[
-            Route("/v1/chat/completions", chat_completions, methods=["POST"]),
-            Route("/v1/models", models, methods=["GET"]),
-            Route("/{path:path}", not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
+            Route("/v1/chat/completions", _answering_errors(chat_completions), methods=["POST"]),
+            Route("/v1/models", _answering_errors(models), methods=["GET"]),
+            Route("/{path:path}", _answering_errors(not_found), methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
         ],
-        exception_handlers={Exception: on_error, WireError: on_error},
+        exception_handlers={HTTPException: on_http_error},
     )
     return TokenGate(app, token)
+
+
+def _answering_errors(endpoint):
+    """Any failure of the endpoint as an OpenAI-style error response (here, rather than in
+    Starlette's last-resort handler, which re-raises and drops the connection)."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except Exception as exc:
+            error = wire_error_for(exc)
+            if error.code == "internal_error":
+                log.error("request failed", exc_info=exc)
+            return _error_response(error)
+
+    return wrapped
+
+
+def _error_response(error: WireError) -> JSONResponse:
+    return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
 
 
 async def _read_json(request: Request) -> Any:

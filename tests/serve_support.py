@@ -1,0 +1,118 @@
+"""Helpers for the proxy tests (tests/test_serve_*.py).
+
+ScriptedOpenAI: a recording OpenAI-compatible upstream on 127.0.0.1 whose answer a test
+writes as a function of the request body; it streams content and tool-call arguments in
+small pieces (so stand-ins get split across chunks), like real servers do.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from provider_fakes import RecordedRequest
+
+PIECE = 5  # characters per streamed piece
+
+
+def last_user(body: dict) -> str:
+    return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+
+
+class ScriptedOpenAI:
+    """answer(body) -> {"content": str | None, "tool_calls": [{"id", "name", "arguments"}]}"""
+
+    def __init__(self, answer: Callable[[dict], dict]):
+        self.answer = answer
+        self.requests: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("content-length") or 0))
+                with fake._lock:
+                    fake.requests.append(RecordedRequest("POST", self.path, dict(self.headers), body))
+                data = json.loads(body)
+                message = fake.answer(data)
+                if data.get("stream"):
+                    self._stream(message)
+                else:
+                    self._json(_completion(message))
+
+            def _json(self, payload: Any) -> None:
+                raw = json.dumps(payload).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def _stream(self, message: dict) -> None:
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("transfer-encoding", "chunked")
+                self.end_headers()
+                for event in _chunks(message):
+                    data = b"data: " + json.dumps(event).encode() + b"\n\n"
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                done = b"data: [DONE]\n\n"
+                self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(done), done))
+                self.wfile.flush()
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def all_bodies(self) -> str:
+        """Every request body as text, with non-ASCII written as itself (not \\u escapes)."""
+        return "\n".join(json.dumps(r.json, ensure_ascii=False) for r in self.requests)
+
+    def __enter__(self) -> ScriptedOpenAI:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _tool_calls(message: dict) -> list[dict]:
+    return [{"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
+            for c in message.get("tool_calls") or []]
+
+
+def _completion(message: dict) -> dict:
+    out: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+    if message.get("tool_calls"):
+        out["tool_calls"] = _tool_calls(message)
+    return {"id": "chatcmpl-up", "object": "chat.completion", "created": 1, "model": "scripted",
+            "choices": [{"index": 0, "message": out, "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7}}
+
+
+def _chunks(message: dict) -> list[dict]:
+    def chunk(delta: dict, finish: str | None = None) -> dict:
+        return {"id": "chatcmpl-up", "object": "chat.completion.chunk", "created": 1, "model": "scripted",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    content = message.get("content") or ""
+    events += [chunk({"content": content[i : i + PIECE]}) for i in range(0, len(content), PIECE)]
+    for index, call in enumerate(message.get("tool_calls") or []):
+        events.append(chunk({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
+                                             "function": {"name": call["name"], "arguments": ""}}]}))
+        args = call["arguments"]
+        events += [chunk({"tool_calls": [{"index": index, "function": {"arguments": args[i : i + PIECE]}}]})
+                   for i in range(0, len(args), PIECE)]
+    events.append(chunk({}, "tool_calls" if message.get("tool_calls") else "stop"))
+    return events
