@@ -102,7 +102,11 @@ def in_known_work(text: str) -> bool:
 
 
 # -- context cues ---------------------------------------------------------------------
-_SENT_END = re.compile(r"[.!?\n]")
+# A sentence ends at . ! ? (not after a title or an initial: "Mr. Rogers") or a line break.
+_SENT_END = re.compile(
+    r"(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bvs)(?<!\bJr)(?<!\bSr)(?<!\bProf)(?<!\b[A-Z])"
+    r"[.!?](?=\s|$)|\n"
+)
 
 
 def _sentence_around(text: str, start: int, end: int) -> tuple[str, str]:
@@ -115,8 +119,8 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[str, str]:
 _PERSONAL_PLACE = re.compile(
     r"(?i)\b(?:i|we|my|our|me|us|she|he|they|her|his|their|who|family|friend|client|customer|landlord|"
     r"tenant|wife|husband|son|daughter|mom|dad|mother|father)\b[^.!?\n]{0,40}?"
-    r"\b(?:live|lives|living|lived|reside|resides|residing|based|born|grew up|raised|from|moved|"
-    r"relocated|home|house|address)\b[^.!?\n]{0,25}?\b(?:in|at|from|to|near|outside)\s+(?:the\s+)?$"
+    r"\b(?:live|lives|living|lived|reside|resides|residing|based|born|grew up|raised|"
+    r"home|house|address)\b[^.!?\n]{0,25}?\b(?:in|at|near|outside)\s+(?:the\s+)?$"
 )
 _ADDRESS_CONTEXT = re.compile(r"(?i)\b(?:address|home|house|apartment|flat|office|store|shop|branch)\b[^.!?\n]{0,25}\b(?:in|at|on)\s+$")
 _PERSONAL_ORG = re.compile(

@@ -45,11 +45,11 @@ class VeilApp(QObject):
     clipboard_done = Signal(object)  # ClipboardOutcome (tests and notifications)
 
     def __init__(self, app: QApplication, settings: Settings, *, settings_problem: str = "",
-                 isolated_engine: bool = True, use_hotkeys: bool = True):
+                 isolated_engine: bool = True, use_hotkeys: bool = True, engine=None):
         super().__init__()
         self.app = app
         self.background = Background()
-        self.state = AppState(settings, self.background, isolated_engine=isolated_engine)
+        self.state = AppState(settings, self.background, isolated_engine=isolated_engine, engine=engine)
         self.settings_problem = settings_problem
         self.use_hotkeys = use_hotkeys
         self.chat = None

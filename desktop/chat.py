@@ -11,7 +11,7 @@ import html
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -377,6 +377,7 @@ class ChatWindow(QMainWindow):
         self.composer.setPlaceholderText("Type a message… (Ctrl+Enter sends)")
         self.composer.setTabChangesFocus(True)
         self.composer.textChanged.connect(self._composer_changed)
+        self.composer.installEventFilter(self)
         bottom_layout.addWidget(self.composer, 2)
         head = QHBoxLayout()
         self.preview_title = QLabel("<b>What will be sent</b>")
@@ -461,6 +462,19 @@ class ChatWindow(QMainWindow):
         delete.triggered.connect(self.delete_current)
         self.conversation_list.addAction(rename)
         self.conversation_list.addAction(delete)
+
+    def eventFilter(self, watched, event) -> bool:
+        # The window's shortcuts only fire while it is the active window; keys typed in the
+        # composer must work whatever the window manager thinks.
+        if watched is self.composer and event.type() == QEvent.Type.KeyPress:
+            key, mods = event.key(), event.modifiers()
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and mods & Qt.KeyboardModifier.ControlModifier:
+                self.send()
+                return True
+            if key == Qt.Key.Key_Escape and self.sending:
+                self.cancel()
+                return True
+        return super().eventFilter(watched, event)
 
     def sizeHint(self) -> QSize:
         return QSize(1100, 760)
@@ -764,9 +778,13 @@ class ChatWindow(QMainWindow):
         draft = self.last_draft if self._draft_text == text else None
         kind, model = self.picked_provider()
         state = self.state
+        stored = self.conversation_stored
 
         def prepare():
             sender = state.make_sender(kind, model or None)
+            if not stored:
+                # A new conversation exists only in memory until its first message.
+                state.store.save_conversation(conversation)
             sanitized = None
             if draft is not None and state.engine.commit(conversation, draft):
                 sanitized = draft.result

@@ -41,12 +41,15 @@ class AppState(QObject):
     paused_changed = Signal(bool)
     conversations_changed = Signal()
 
-    def __init__(self, settings: Settings, background: Background | None = None, *, isolated_engine: bool = True):
+    def __init__(self, settings: Settings, background: Background | None = None, *, isolated_engine: bool = True,
+                 engine: Any = None):
+        """`engine`: an EngineHost already started (tests share one); else start_engine() makes one."""
         super().__init__()
         self.settings = settings
         self.background = background or Background()
         self.isolated_engine = isolated_engine
-        self.engine: Any = None  # agent.engine_host.EngineHost
+        self.engine: Any = engine  # agent.engine_host.EngineHost
+        self._own_engine = engine is None
         self.engine_phase = EnginePhase.LOADING
         self.engine_error = ""
         self.store: Any = None  # agent.vault.VaultStore when open
@@ -62,7 +65,8 @@ class AppState(QObject):
         from agent.engine_host import EngineHost
 
         self.engine_phase = EnginePhase.LOADING
-        self.engine = EngineHost(self.settings, isolated=self.isolated_engine)
+        if self.engine is None:
+            self.engine = EngineHost(self.settings, isolated=self.isolated_engine)
 
         def ready(_: object) -> None:
             self.engine_phase = EnginePhase.READY
@@ -222,7 +226,7 @@ class AppState(QObject):
 
     def shutdown(self) -> None:
         self.background.shutdown()
-        if self.engine is not None:
+        if self.engine is not None and self._own_engine:
             self.engine.close()
         if self.store is not None:
             try:

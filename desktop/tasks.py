@@ -69,7 +69,7 @@ class Background:
                 result = fn()
             except BaseException as exc:  # reported on the UI thread, never swallowed
                 if on_error is not None:
-                    self.invoker.post(lambda: on_error(exc))
+                    self.invoker.post(lambda error=exc: on_error(error))  # `exc` is unbound after the block
                 else:
                     log.error("background task failed: %s: %s", type(exc).__name__, exc, exc_info=exc)
                 raise

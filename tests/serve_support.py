@@ -8,12 +8,20 @@ small pieces (so stand-ins get split across chunks), like real servers do.
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
-from provider_fakes import RecordedRequest
+from provider_fakes import RecordedRequest, wait_until
+
+REPO = Path(__file__).resolve().parent.parent
 
 PIECE = 5  # characters per streamed piece
 
@@ -116,3 +124,36 @@ def _chunks(message: dict) -> list[dict]:
                    for i in range(0, len(args), PIECE)]
     events.append(chunk({}, "tool_calls" if message.get("tool_calls") else "stop"))
     return events
+
+
+# -- `veil serve` as a real process ------------------------------------------------------------------
+def start_veil_serve(home: Path, upstream_url: str, *extra: str, key: str) -> tuple[subprocess.Popen, str, str]:
+    """Start `veil serve` (VEIL_HOME=home, passphrase vault, no keyring) in front of an
+    OpenAI-compatible upstream; returns (process, base URL, token) once it listens."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VEIL_")}
+    env.update(VEIL_HOME=str(home), VEIL_PASSPHRASE="serve cli tests", VEIL_API_KEY=key,
+               PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+    command = [sys.executable, "-c", "import sys; from agent.cli import main; sys.exit(main(sys.argv[1:]))",
+               "serve", "--provider", "openai", "--base-url", upstream_url, "--model", "up-model", "--port", "0", *extra]
+    log = open(home / "veil-serve.log", "ab")  # a file, not a pipe: a full pipe would block the server
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
+    log.close()
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(iter(process.stdout.readline, "")), daemon=True).start()
+    wait_until(lambda: any("token" in line for line in lines) or process.poll() is not None, timeout=90)
+    output = "".join(lines)
+    if process.poll() is not None or "token" not in output:
+        process.kill()
+        raise AssertionError(f"veil serve did not start: {output}{(home / 'veil-serve.log').read_text()}")
+    url = re.search(r"serving on (http://127\.0\.0\.1:\d+/v1)", output).group(1)
+    token = re.search(r"API key\): (\S+)", output).group(1)
+    return process, url, token
+
+
+def stop_veil_serve(process: subprocess.Popen, sig: int = signal.SIGINT) -> int:
+    process.send_signal(sig)
+    try:
+        return process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise

@@ -11,15 +11,13 @@ import re
 import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import httpx
 import openai
 import pytest
 from provider_fakes import Fail, FakeProvider, Reply, wait_until
-from serve_support import ScriptedOpenAI, last_user
+from serve_support import ScriptedOpenAI, last_user, start_veil_serve, stop_veil_serve
 
 from agent.entities import Label, RestoredSpan
 from agent.providers import ProviderConfig, create_provider
@@ -393,43 +391,19 @@ def test_an_anthropic_upstream_streams_restored_answers_and_refuses_tools(serve)
 
 
 # -- the command --------------------------------------------------------------------------------------
-def _start_cli(home: Path, upstream_url: str, *extra: str) -> tuple[subprocess.Popen, str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("VEIL_")}
-    env.update(VEIL_HOME=str(home), VEIL_PASSPHRASE="serve cli tests", VEIL_API_KEY=UPSTREAM_KEY,
-               PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
-    command = [sys.executable, "-c", "import sys; from agent.cli import main; sys.exit(main(sys.argv[1:]))",
-               "serve", "--provider", "openai", "--base-url", upstream_url, "--model", "up-model", "--port", "0", *extra]
-    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(iter(process.stdout.readline, "")), daemon=True)
-    reader.start()
-    assert wait_until(lambda: any("token" in line for line in lines) or process.poll() is not None, timeout=60)
-    output = "".join(lines)
-    if process.poll() is not None:
-        raise AssertionError(f"veil serve exited: {output}{process.stderr.read()}")
-    url = re.search(r"serving on (http://127\.0\.0\.1:\d+/v1)", output).group(1)
-    token = re.search(r"API key\): (\S+)", output).group(1)
-    return process, url, token
-
-
-def _stop_cli(process: subprocess.Popen) -> int:
-    process.send_signal(signal.SIGINT)
-    return process.wait(timeout=20)
-
-
 @pytest.mark.slow
 def test_veil_serve_prints_url_and_token_and_keeps_the_token(tmp_path):
     with FakeProvider("openai", key=UPSTREAM_KEY) as upstream:
-        process, url, token = _start_cli(tmp_path, upstream.base_url)
+        process, url, token = start_veil_serve(tmp_path, upstream.base_url, key=UPSTREAM_KEY)
         try:
             client = openai.OpenAI(base_url=url, api_key=token, max_retries=0)
             answer = client.chat.completions.create(model="up-model", messages=[{"role": "user", "content": PROMPT}])
             assert answer.choices[0].message.content == f"You wrote: {PROMPT}"
             assert [m.id for m in client.models.list()][0] == "up-model"
         finally:
-            assert _stop_cli(process) == 0
-        process, _, again = _start_cli(tmp_path, upstream.base_url)
-        assert _stop_cli(process) == 0
+            assert stop_veil_serve(process) == 0
+        process, _, again = start_veil_serve(tmp_path, upstream.base_url, key=UPSTREAM_KEY)
+        assert stop_veil_serve(process, signal.SIGTERM) == 0
         assert again == token  # clients set up once keep working
         assert_nothing_real_sent(upstream)
 

@@ -9,7 +9,7 @@ from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline
 from agent.entities import Label, Span
 from agent.names import lexicon
-from agent.places import is_known_place
+from agent.places import is_known_place, place_kind
 
 LABEL_MAP = {
     "PERSON": Label.PERSON,
@@ -89,8 +89,9 @@ class SpacyNerDetector:
                 continue
             if label is not Label.DATE and len(value.split()) > 1 and _LEGAL_SUFFIX.search(value):
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
-            elif label is Label.PERSON and " " not in value and is_known_place(value) and not (
-                len(names.info(value).first_in - {"en"}) >= 2
+            elif label is Label.PERSON and " " not in value and is_known_place(value) and (
+                place_kind(value)[0] in ("country", "state", "continent", "region")
+                or len(names.info(value).first_in - {"en"}) < 2
             ):
                 label = Label.LOCATION  # "My office is in Lyon": a city NER took for a name
             elif (

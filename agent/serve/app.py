@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from agent.serve.conversations import CONVERSATION_HEADER
 from agent.serve.errors import wire_error_for
-from agent.serve.proxy import Exchange, PrivacyProxy
+from agent.serve.proxy import ANSWER_COMPLETE, Exchange, PrivacyProxy
 from agent.serve.wire import SSE_DONE, WireError, error_body, parse_chat_request, sse_event
 
 log = logging.getLogger("veil.serve")
@@ -191,14 +191,16 @@ async def _events(pump: _Pump, first: Any) -> AsyncIterator[bytes]:
     item = first
     try:
         while item is not _END:
-            yield sse_event(item)
+            if item is ANSWER_COMPLETE:
+                yield SSE_DONE
+            else:
+                yield sse_event(item)
             item, error = await pump.next()
             if error is not None:
                 # Mid-stream the status line is long sent: OpenAI's way is an error event,
                 # which the OpenAI SDKs raise as an APIError.
                 yield sse_event(wire_error_for(error).body())
                 return
-        yield SSE_DONE
     finally:
         if item is not _END:
             await pump.close()  # the client left, or the upstream failed

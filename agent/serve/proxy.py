@@ -29,6 +29,8 @@ from agent.serve.wire import ChatRequest, message_text
 log = logging.getLogger("veil.serve")
 
 MODELS_CACHE_S = 300.0
+# Yielded by Exchange.chunks() after the last chunk of a complete answer.
+ANSWER_COMPLETE: dict[str, Any] = {}
 
 
 class PrivacyProxy:
@@ -149,8 +151,10 @@ class Exchange:
         self.cancel_token.set()
 
     def chunks(self) -> Iterator[dict[str, Any]]:
-        """The answer as restored chat.completion.chunk dicts. Raises the upstream's
-        errors (agent.providers.errors); the message and audit entry are updated either way."""
+        """The answer as restored chat.completion.chunk dicts, then ANSWER_COMPLETE once the
+        upstream has finished (the vault is updated when the generator is resumed or closed
+        after it). Raises the upstream's errors (agent.providers.errors); the message and
+        audit entry are updated either way."""
         conversation = self.slot.conversation
         restorer = ChunkRestorer(self.proxy.engine, conversation)
         upstream = self.proxy.upstream.stream(self.request, self.sanitized, self.cancel_token)
@@ -163,8 +167,12 @@ class Exchange:
             raise
         finally:
             upstream.close()
-        self._end(*restorer.texts(), None)
-        self._remember(restorer.pairs())
+        try:
+            # The client can be told the answer is complete before the vault is updated.
+            yield ANSWER_COMPLETE
+        finally:
+            self._end(*restorer.texts(), None)
+            self._remember(restorer.pairs())
 
     def completion(self) -> dict[str, Any]:
         try:
