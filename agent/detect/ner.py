@@ -95,7 +95,7 @@ class SpacyNerDetector:
             ):
                 label = Label.LOCATION  # "My office is in Lyon": a city NER took for a name
             elif (
-                label in (Label.LOCATION, Label.ORG)
+                label in (Label.LOCATION, Label.ORG, Label.NORP)
                 and len(value.split()) <= 3
                 and value.istitle()
                 and len(names.info(value.split()[0]).first_in - {"en"}) >= 2
