@@ -28,12 +28,17 @@ class RegexDetector:
     def validate(self, value: str, match: re.Match[str], text: str) -> bool:
         return True
 
+    def trim(self, value: str) -> str:
+        """What of the match is the value (e.g. without trailing punctuation)."""
+        return value
+
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans = []
         for match in self.pattern.finditer(text):
             group = "v" if "v" in self.pattern.groupindex else 0
-            start, end = match.span(group)
-            value = text[start:end]
+            start = match.start(group)
+            value = self.trim(match.group(group))
+            end = start + len(value)
             if start < end and self.validate(value, match, text):
                 spans.append(Span(start, end, self.label, value, self.score, self.name))
         return spans
@@ -139,16 +144,19 @@ class UrlDetector(RegexDetector):
         r"(?i)\b(?:https?://|ftp://|www\.)[^\s<>\"'`]+",
     )
 
-    def detect(self, text: str, context: DetectionContext) -> list[Span]:
-        spans = []
-        for match in self.pattern.finditer(text):
-            value = match.group()
-            # Sentence punctuation and unbalanced closing brackets are not part of the URL.
-            while value and (value[-1] in ".,;:!?" or (value[-1] in ")]}" and value.count(value[-1]) > value.count({")": "(", "]": "[", "}": "{"}[value[-1]]))):
-                value = value[:-1]
-            if len(value) > 8:
-                spans.append(Span(match.start(), match.start() + len(value), self.label, value, self.score, self.name))
-        return spans
+    _opening = {")": "(", "]": "[", "}": "{"}
+
+    def trim(self, value: str) -> str:
+        # Sentence punctuation and unbalanced closing brackets are not part of the URL.
+        while value and (
+            value[-1] in ".,;:!?"
+            or (value[-1] in self._opening and value.count(value[-1]) > value.count(self._opening[value[-1]]))
+        ):
+            value = value[:-1]
+        return value
+
+    def validate(self, value: str, match: re.Match[str], text: str) -> bool:
+        return len(value) > 8
 
 
 class MacDetector(RegexDetector):

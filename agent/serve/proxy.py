@@ -29,8 +29,15 @@ from agent.serve.wire import ChatRequest, message_text
 log = logging.getLogger("veil.serve")
 
 MODELS_CACHE_S = 300.0
+
+
+class _AnswerComplete:
+    def __repr__(self) -> str:
+        return "ANSWER_COMPLETE"
+
+
 # Yielded by Exchange.chunks() after the last chunk of a complete answer.
-ANSWER_COMPLETE: dict[str, Any] = {}
+ANSWER_COMPLETE = _AnswerComplete()
 
 
 class PrivacyProxy:
@@ -150,7 +157,7 @@ class Exchange:
         """Stop the upstream request (safe from any thread)."""
         self.cancel_token.set()
 
-    def chunks(self) -> Iterator[dict[str, Any]]:
+    def chunks(self) -> Iterator[dict[str, Any] | _AnswerComplete]:
         """The answer as restored chat.completion.chunk dicts, then ANSWER_COMPLETE once the
         upstream has finished (the vault is updated when the generator is resumed or closed
         after it). Raises the upstream's errors (agent.providers.errors); the message and
