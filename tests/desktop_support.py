@@ -1,0 +1,264 @@
+"""Fixtures and helpers for the desktop tests (tests/test_desktop_*.py).
+
+Widget tests run on Qt's offscreen platform in the pytest process, with the real
+privacy engine (one helper process shared by the session: it keeps no state between
+calls), a real vault in a tmp VEIL_HOME (passphrase mode through VEIL_PASSPHRASE, the
+"fail" keyring unless a test asks for the in-memory one) and the fake OpenAI-compatible
+server of tests/provider_fakes.py on loopback.
+
+Tests that need a real X server (tray, clipboard, global hotkeys) start Xvfb and
+trayer themselves and run the app in a child process (one process has one Qt platform).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import keyring
+import keyring.backends.fail
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+TEST_PASSPHRASE = "a test passphrase"
+
+
+# -- the shared engine ---------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def shared_engine():
+    from agent.config import default_settings
+    from agent.engine_host import EngineHost
+
+    host = EngineHost(default_settings())
+    host.warm_up()
+    yield host
+    host.close()
+
+
+# -- environment -----------------------------------------------------------------------------------
+@pytest.fixture
+def desktop_env(veil_home, monkeypatch):
+    """VEIL_HOME in tmp, the vault in passphrase mode via VEIL_PASSPHRASE, no real keyring."""
+    monkeypatch.setenv("VEIL_PASSPHRASE", TEST_PASSPHRASE)
+    monkeypatch.delenv("VEIL_API_KEY", raising=False)
+    monkeypatch.delenv("XDG_SESSION_TYPE", raising=False)
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    yield veil_home
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def fake_openai():
+    from provider_fakes import FakeProvider
+
+    with FakeProvider("openai") as server:
+        yield server
+
+
+def app_settings(base_url: str = "", **provider):
+    """Default settings, first run done, answering through an OpenAI-compatible URL."""
+    from agent.config import default_settings
+
+    settings = default_settings()
+    settings.first_run_done = True
+    if base_url:
+        settings.provider.kind = "openai"
+        settings.provider.base_url = base_url
+        settings.provider.model = "test-model"
+        settings.provider.max_attempts = 1
+        settings.provider.timeout_s = 10.0
+    for key, value in provider.items():
+        setattr(settings.provider, key, value)
+    return settings
+
+
+def start_app(qtbot, engine, settings, *, wait_vault: bool = True, open_chat: bool = True):
+    """A VeilApp on the offscreen platform (no tray there: the chat window opens)."""
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.app import VeilApp
+    from desktop.state import EnginePhase
+
+    veil = VeilApp(QApplication.instance(), settings, use_hotkeys=False, engine=engine)
+    veil.start(open_chat=open_chat)
+    if wait_vault:
+        qtbot.waitUntil(lambda: veil.state.vault_is_open(), timeout=15000)
+    qtbot.waitUntil(lambda: veil.state.engine_phase == EnginePhase.READY, timeout=60000)
+    if open_chat:
+        qtbot.waitUntil(lambda: veil.chat is not None, timeout=5000)
+    return veil
+
+
+def stop_app(veil) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    if veil.chat is not None:
+        veil.chat.set_hide_on_close(False)
+        veil.chat.close()
+    if veil.settings_dialog is not None:
+        veil.settings_dialog.close()
+    veil.shutdown()
+    QApplication.processEvents()
+
+
+def type_and_preview(qtbot, chat, text: str, timeout: int = 20000):
+    """Put text in the composer and wait for its preview (the debounced worker call)."""
+    chat.composer.setPlainText(text)
+    qtbot.waitUntil(lambda: chat.last_draft is not None and chat._draft_text == text
+                    and not chat.preview.rendering, timeout=timeout)
+    return chat.last_draft
+
+
+def wait_answer(qtbot, chat, timeout: int = 30000):
+    qtbot.waitUntil(lambda: not chat.sending, timeout=timeout)
+    answers = [v for v in chat.views if v.role == "assistant"]
+    assert answers, f"nothing was sent: {chat.last_error or chat.error_banner.label.text()}"
+    return answers[-1]
+
+
+# -- X server ---------------------------------------------------------------------------------------
+def _free_display() -> int:
+    for number in range(90, 400):
+        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
+            return number
+    raise RuntimeError("no free X display number")
+
+
+class XServer:
+    """Xvfb on a free display number, with trayer as the system tray."""
+
+    def __init__(self, width: int = 1280, height: int = 860):
+        self.size = (width, height)
+        self.processes: list[subprocess.Popen] = []
+        self.display = ""
+
+    def start(self) -> XServer:
+        for _ in range(5):
+            number = _free_display()
+            process = subprocess.Popen(
+                ["Xvfb", f":{number}", "-screen", "0", f"{self.size[0]}x{self.size[1]}x24", "-nolisten", "tcp",
+                 "+extension", "RECORD"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and process.poll() is None:
+                if Path(f"/tmp/.X11-unix/X{number}").exists():
+                    break
+                time.sleep(0.05)
+            if process.poll() is None:
+                self.display = f":{number}"
+                self.processes.append(process)
+                break
+        else:
+            raise RuntimeError("Xvfb did not start")
+        if not self._wait_display():
+            raise RuntimeError("Xvfb does not answer")
+        return self
+
+    def _wait_display(self) -> bool:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            done = subprocess.run(["xdpyinfo"], env=self.env(), capture_output=True) if shutil.which("xdpyinfo") else None
+            if done is None or done.returncode == 0:
+                return True
+            time.sleep(0.1)
+        return False
+
+    def start_tray(self) -> None:
+        trayer = subprocess.Popen(
+            ["trayer", "--edge", "top", "--align", "right", "--widthtype", "pixel", "--width", "200",
+             "--heighttype", "pixel", "--height", "28", "--SetDockType", "true", "--transparent", "false"],
+            env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        self.processes.append(trayer)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            out = subprocess.run(["xdotool", "search", "--class", "trayer"], env=self.env(), capture_output=True, text=True)
+            if out.stdout.strip():
+                return
+            time.sleep(0.1)
+        raise RuntimeError("trayer did not start")
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = {**os.environ, "DISPLAY": self.display, "QT_QPA_PLATFORM": "xcb", "XDG_SESSION_TYPE": "x11"}
+        env.pop("WAYLAND_DISPLAY", None)
+        env.update(extra)
+        return env
+
+    def stop(self) -> None:
+        for process in reversed(self.processes):
+            process.terminate()
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.processes = []
+
+
+@pytest.fixture(scope="module")
+def xserver():
+    missing = [tool for tool in ("Xvfb", "trayer", "xdotool", "xclip") if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)} (apt-get install xvfb trayer xdotool xclip)")
+    server = XServer().start()
+    try:
+        server.start_tray()
+        yield server
+    finally:
+        server.stop()
+
+
+def xclip_set(server: XServer, text: str) -> None:
+    """Put text on the CLIPBOARD with xclip (it stays running, serving it, until replaced)."""
+    process = subprocess.Popen(["xclip", "-selection", "clipboard", "-i"], env=server.env(),
+                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process.communicate(text.encode(), timeout=10)
+
+
+def xclip_get(server: XServer, timeout: float = 10) -> str:
+    done = subprocess.run(["xclip", "-selection", "clipboard", "-o"], env=server.env(), capture_output=True,
+                          timeout=timeout)
+    return done.stdout.decode(errors="replace") if done.returncode == 0 else ""
+
+
+def wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_driver(server: XServer, scenario: str, home: Path, *args: str, timeout: float = 150,
+               extra_env: dict[str, str] | None = None) -> dict:
+    """Run tests/desktop_driver.py SCENARIO under the X server; returns its JSON report."""
+    env = server.env(
+        VEIL_HOME=str(home), VEIL_PASSPHRASE=TEST_PASSPHRASE,
+        PYTHONPATH=os.pathsep.join([str(REPO), str(REPO / "tests"), os.environ.get("PYTHONPATH", "")]),
+        PYTHON_KEYRING_BACKEND="vault_support.MemoryKeyring",
+        **(extra_env or {}),
+    )
+    report = home / f"{scenario}.json"
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tests" / "desktop_driver.py"), scenario, str(report), *args],
+        env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO,
+    )
+    if done.returncode != 0 or not report.exists():
+        raise AssertionError(f"driver {scenario} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-5000:]}")
+    return json.loads(report.read_text())

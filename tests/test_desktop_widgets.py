@@ -1,0 +1,636 @@
+"""The desktop app's widgets and flows on Qt's offscreen platform, with the real privacy
+engine (helper process), a real vault in a tmp VEIL_HOME and a fake OpenAI-compatible
+server on loopback."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any QApplication exists
+
+import pytest
+from desktop_support import (  # noqa: F401  (fixtures)
+    TEST_PASSPHRASE,
+    app_settings,
+    desktop_env,
+    fake_openai,
+    shared_engine,
+    start_app,
+    stop_app,
+    type_and_preview,
+    wait_answer,
+)
+from provider_fakes import Fail, Reply, last_user_text
+
+pytestmark = pytest.mark.gui
+
+PROMPT = "Draft a short reply to Sarah Mitchell (sarah.m@globaltech.com) about the invoice."
+
+
+@pytest.fixture
+def veil(qtbot, desktop_env, shared_engine, fake_openai):
+    app = start_app(qtbot, shared_engine, app_settings(fake_openai.base_url))
+    yield app
+    stop_app(app)
+
+
+def stand_in_for(draft, real: str) -> str:
+    return next(e.sent for e in draft.result.entities if e.real == real)
+
+
+# -- the text view -------------------------------------------------------------------------------
+def test_highlight_view_marks_follow_utf16_positions(qtbot):
+    from desktop.textview import HighlightView, Mark
+
+    view = HighlightView(clickable=True)
+    qtbot.addWidget(view)
+    view.resize(500, 200)
+    view.show()
+    text = "😀 Hi Priya Sharma, 🇫🇷 mail priya@x.io"
+    name = Mark(text.index("Priya Sharma"), text.index("Priya Sharma") + 12, "PERSON", "replaced", "real: Anjali")
+    mail = Mark(text.index("priya@x.io"), len(text), "EMAIL", "replaced", "real: a@b.c")
+    view.set_content(text, [name, mail])
+    qtbot.waitUntil(lambda: not view.rendering)
+    assert view.document().toPlainText() == text
+    # The emoji and the flag take 2 and 4 UTF-16 units: marks are found where Qt puts them.
+    doc_start = view.document().find("Priya Sharma").selectionStart()
+    assert view.mark_at_position(doc_start) is name
+    assert view.mark_at_position(doc_start + 11) is name
+    assert view.mark_at_position(doc_start + 12) is None
+    first, last = view.rect_of(mail)
+    assert view.mark_at(first) is mail and view.mark_at(last) is mail
+    assert view.tooltip_at(view.rect_of(name)[0]) == "real: Anjali"
+    with qtbot.waitSignal(view.mark_clicked) as clicked:
+        qtbot.mouseClick(view.viewport(), __import__("PySide6.QtCore").QtCore.Qt.MouseButton.LeftButton,
+                         pos=view.rect_of(name)[0])
+    assert clicked.args[0] is name
+
+
+def test_large_text_renders_in_slices_that_keep_the_ui_responsive(qtbot):
+    import time
+
+    from desktop.textview import SLICE_BUDGET_S, HighlightView, Mark
+
+    view = HighlightView()
+    qtbot.addWidget(view)
+    view.resize(700, 400)
+    view.show()
+    text = ("Jane Doe wrote to jane@example.org from Paris. " * 1300)[:60_000]
+    marks = [Mark(i, i + 8, "PERSON", "replaced", "x") for i in range(0, len(text) - 50, 47)]
+    began = time.perf_counter()
+    view.set_content(text, marks)
+    first_call = time.perf_counter() - began
+    assert view.rendering  # not everything at once
+    qtbot.waitUntil(lambda: not view.rendering, timeout=10000)
+    assert view.document().toPlainText() == text
+    assert len(view.marks()) == len(marks)
+    assert first_call < SLICE_BUDGET_S + 0.05
+
+
+def test_entity_colours_are_readable_in_light_and_dark_palettes(qapp):
+    from PySide6.QtGui import QColor, QPalette
+
+    from agent.entities import Label
+    from desktop.colors import contrast_ratio, entity_style, is_dark
+
+    light, dark = QPalette(QColor("#f4f4f4")), QPalette(QColor("#2b2b2b"))
+    assert not is_dark(light) and is_dark(dark)
+    for palette in (light, dark):
+        for label in Label:
+            style = entity_style(label.value, palette)
+            assert contrast_ratio(style.foreground, style.background) >= 4.5, (label, is_dark(palette))
+
+
+# -- preview ------------------------------------------------------------------------------------------
+def test_preview_shows_exactly_what_is_sent(qtbot, veil, fake_openai):
+    chat = veil.chat
+    draft = type_and_preview(qtbot, chat, PROMPT)
+    shown = chat.preview.text()
+    assert "Sarah Mitchell" not in shown and "sarah.m@globaltech.com" not in shown
+    labels = {m.label for m in chat.preview.marks()}
+    assert {"PERSON", "EMAIL"} <= labels
+    person = next(m for m in chat.preview.marks() if m.label == "PERSON")
+    assert "Sarah Mitchell" in chat.preview.tooltip_at(chat.preview.rect_of(person)[0])
+    assert shown[person.start:person.end] == stand_in_for(draft, "Sarah Mitchell")
+    assert "Residual risk" in chat.risk_label.text()
+    # The conversation is not touched by a preview (a dry run)...
+    assert chat.conversation.entries == []
+    chat.send_button.click()
+    wait_answer(qtbot, chat)
+    # ...and what the server got is, to the character, what the preview showed.
+    assert last_user_text("openai", fake_openai.requests[-1].json) == shown
+    assert "Mitchell" not in fake_openai.all_bodies() and "globaltech" not in fake_openai.all_bodies()
+
+
+def test_click_keeps_the_real_value_and_the_choice_is_remembered(qtbot, veil, fake_openai):
+    from PySide6.QtCore import Qt
+
+    from agent.entities import Action
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, "What did Sarah Mitchell say about the budget?")
+    person = next(m for m in chat.preview.marks() if m.label == "PERSON" and m.key.real == "Sarah Mitchell")
+    chat.last_draft = None
+    qtbot.mouseClick(chat.preview.viewport(), Qt.MouseButton.LeftButton, pos=chat.preview.rect_of(person)[0])
+    qtbot.waitUntil(lambda: chat.last_draft is not None and not chat.preview.rendering, timeout=20000)
+    assert "Sarah Mitchell" in chat.preview.text()
+    kept = next(m for m in chat.preview.marks() if m.key.real == "Sarah Mitchell")
+    assert kept.style == "kept" and "replace it" in kept.tooltip
+    chat.send()
+    wait_answer(qtbot, chat)
+    assert "Sarah Mitchell" in last_user_text("openai", fake_openai.requests[-1].json)
+    stored = veil.state.store.load_conversation(chat.conversation.id)
+    assert stored.choice_for("Sarah Mitchell") is Action.KEEP
+    # Clicking again forces a stand-in; the next message in this conversation follows it.
+    type_and_preview(qtbot, chat, "Thank Sarah Mitchell again.")
+    kept = next(m for m in chat.preview.marks() if m.key.real == "Sarah Mitchell")
+    assert kept.style == "kept"  # remembered
+    chat.last_draft = None
+    chat.toggle_entity(kept)
+    qtbot.waitUntil(lambda: chat.last_draft is not None and not chat.preview.rendering, timeout=20000)
+    assert "Sarah Mitchell" not in chat.preview.text()
+    qtbot.waitUntil(lambda: veil.state.store.load_conversation(chat.conversation.id)
+                    .choice_for("Sarah Mitchell") is Action.REPLACE, timeout=5000)
+
+
+def test_secrets_cannot_be_kept(qtbot, veil):
+    chat = veil.chat
+    type_and_preview(qtbot, chat, "My key is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD, why does it fail?")
+    secret = next(m for m in chat.preview.marks() if m.label == "SECRET")
+    chat.toggle_entity(secret)
+    assert "never sent" in chat.preview_status.text()
+    assert "sk-proj-abcdefghijklmnop" not in chat.preview.text()
+
+
+# -- sending ----------------------------------------------------------------------------------------------
+def test_answer_streams_with_restored_values_highlighted(qtbot, veil, fake_openai):
+    chat = veil.chat
+    draft = type_and_preview(qtbot, chat, PROMPT)
+    name, mail = stand_in_for(draft, "Sarah Mitchell"), stand_in_for(draft, "sarah.m@globaltech.com")
+    fake_openai.plan(Reply(f"Dear {name}, thanks. I will write to {mail} today. Best, {name.split()[0]}",
+                           chunk_size=3, chunk_delay=0.005))
+    qtbot.keyClick(chat.composer, __import__("PySide6.QtCore").QtCore.Qt.Key.Key_Return,
+                   __import__("PySide6.QtCore").QtCore.Qt.KeyboardModifier.ControlModifier)
+    answer = wait_answer(qtbot, chat)
+    text = answer.body.text()
+    assert text == "Dear Sarah Mitchell, thanks. I will write to sarah.m@globaltech.com today. Best, Sarah"
+    restored = {(m.key.real, m.key.stand_in) for m in answer.body.marks()}
+    assert ("Sarah Mitchell", name) in restored and ("sarah.m@globaltech.com", mail) in restored
+    mark = next(m for m in answer.body.marks() if m.key.real == "sarah.m@globaltech.com")
+    assert mark.style == "restored" and mail in mark.tooltip
+    assert chat.composer.toPlainText() == ""
+    answer.copy()
+    from PySide6.QtGui import QGuiApplication
+
+    assert QGuiApplication.clipboard().text() == text
+    # Stored: what was typed, sent, received and shown.
+    message = veil.state.store.list_messages(chat.conversation.id)[-1]
+    assert message.typed == PROMPT and message.shown == text and name in message.received
+    # The list shows the new conversation, titled from the message.
+    qtbot.waitUntil(lambda: chat.conversation_list.count() == 1, timeout=5000)
+
+
+def test_failure_shows_a_banner_and_retry_sends_the_saved_message(qtbot, veil, fake_openai):
+    from agent.conversation import MessageState
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, PROMPT)
+    fake_openai.plan(Fail(500, "the model is on fire"))
+    chat.send()
+    wait_answer(qtbot, chat)
+    assert chat.error_banner.isVisible() and "fire" in chat.error_banner.label.text()
+    assert chat.error_banner.action_button.text() == "Retry"
+    stored = veil.state.store.list_messages(chat.conversation.id)
+    assert stored[-1].state is MessageState.FAILED and stored[-1].typed == PROMPT  # never lost
+    fake_openai.plan(Reply("All good now."))
+    chat.error_banner.action_button.click()
+    answer = wait_answer(qtbot, chat)
+    assert answer.body.text() == "All good now."
+    stored = veil.state.store.list_messages(chat.conversation.id)
+    assert len(stored) == 1 and stored[0].state is MessageState.ANSWERED
+
+
+def test_unreachable_provider_keeps_the_message(qtbot, desktop_env, shared_engine):
+    from agent.conversation import MessageState
+    from desktop_support import free_port
+
+    veil = start_app(qtbot, shared_engine, app_settings(f"http://127.0.0.1:{free_port()}/v1"))
+    try:
+        chat = veil.chat
+        type_and_preview(qtbot, chat, PROMPT)
+        chat.send()
+        wait_answer(qtbot, chat)
+        assert chat.error_banner.isVisible()
+        assert veil.state.store.list_messages(chat.conversation.id)[-1].state is MessageState.FAILED
+    finally:
+        stop_app(veil)
+
+
+def test_escape_cancels_the_answer(qtbot, veil, fake_openai):
+    from PySide6.QtCore import Qt
+
+    from agent.conversation import MessageState
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, "Tell me a long story about Paris.")
+    fake_openai.plan(Reply("Once upon a time " * 200, chunk_size=5, chunk_delay=0.02))
+    chat.send()
+    qtbot.waitUntil(lambda: chat.reply is not None and any(v.body.text() for v in chat.views if v.role == "assistant"),
+                    timeout=20000)
+    qtbot.keyClick(chat.composer, Qt.Key.Key_Escape)
+    answer = wait_answer(qtbot, chat)
+    assert answer.message.state is MessageState.CANCELLED
+    assert answer.retry_button.isVisibleTo(answer)
+    assert veil.state.store.list_messages(chat.conversation.id)[-1].state is MessageState.CANCELLED
+
+
+def test_keyboard_tab_order_and_shortcuts(qtbot, veil):
+    from PySide6.QtCore import Qt
+
+    chat = veil.chat
+    chat.composer.setFocus()
+    qtbot.waitUntil(chat.composer.hasFocus, timeout=2000) if chat.isActiveWindow() else None
+    assert chat.composer.nextInFocusChain() is not None
+    chain = []
+    widget = chat.composer
+    for _ in range(6):
+        widget = widget.nextInFocusChain()
+        chain.append(widget)
+    assert chat.preview in chain and chat.send_button in chain
+    assert chain.index(chat.preview) < chain.index(chat.send_button)
+    assert chat.composer.tabChangesFocus()
+    # Ctrl+N starts a new conversation, Esc with nothing running does nothing.
+    qtbot.keyClick(chat, Qt.Key.Key_Escape)
+    assert not chat.sending
+
+
+# -- conversations ------------------------------------------------------------------------------------------
+def test_conversation_list_open_rename_delete(qtbot, veil, fake_openai):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, "First: ask Sarah Mitchell about Lisbon.")
+    chat.send()
+    wait_answer(qtbot, chat)
+    first_id = chat.conversation.id
+    chat.new_conversation()
+    type_and_preview(qtbot, chat, "Second conversation, about Bob Stone.")
+    chat.send()
+    wait_answer(qtbot, chat)
+    qtbot.waitUntil(lambda: chat.conversation_list.count() == 2, timeout=5000)
+    # Open the first one: its messages come back from the vault, highlights recomputed.
+    item = next(chat.conversation_list.item(i) for i in range(2)
+                if chat.conversation_list.item(i).data(0x0100) == first_id)
+    chat._conversation_chosen(item)
+    qtbot.waitUntil(lambda: chat.conversation.id == first_id and len(chat.views) == 2, timeout=10000)
+    assert "Sarah Mitchell" in chat.views[0].body.text()
+    chat.rename_conversation(item, "Lisbon trip")
+    qtbot.waitUntil(lambda: any(chat.conversation_list.item(i).text() == "Lisbon trip"
+                                for i in range(chat.conversation_list.count())), timeout=5000)
+    assert any(s.title == "Lisbon trip" for s in veil.state.store.list_conversations())
+    # Delete asks first; "Cancel" keeps it, "Delete" removes it from the vault.
+    def answer(button_text: str) -> None:
+        box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
+        next(b for b in box.buttons() if b.text().replace("&", "") == button_text).click()
+
+    item = next(chat.conversation_list.item(i) for i in range(chat.conversation_list.count())
+                if chat.conversation_list.item(i).text() == "Lisbon trip")
+    QTimer.singleShot(200, lambda: answer("Cancel"))
+    chat.delete_conversation(item)
+    assert any(s.id == first_id for s in veil.state.store.list_conversations())
+    QTimer.singleShot(200, lambda: answer("Delete"))
+    chat.delete_conversation(item)
+    qtbot.waitUntil(lambda: chat.conversation_list.count() == 1, timeout=5000)
+    assert all(s.id != first_id for s in veil.state.store.list_conversations())
+    assert chat.conversation.id != first_id  # a fresh draft replaced the deleted one
+
+
+# -- vault unlock -------------------------------------------------------------------------------------------
+def test_wrong_passphrase_is_said_clearly_then_the_right_one_unlocks(qtbot, desktop_env, shared_engine, monkeypatch):
+    from agent.vault import open_default_store
+    from desktop.state import VaultPhase
+
+    store = open_default_store(settings=app_settings(), passphrase="the right passphrase")
+    store.create_conversation(title="kept safe")
+    store.close()
+    monkeypatch.delenv("VEIL_PASSPHRASE")
+    veil = start_app(qtbot, shared_engine, app_settings(), wait_vault=False)
+    try:
+        qtbot.waitUntil(lambda: veil.unlock_dialog is not None and veil.unlock_dialog.isVisible(), timeout=10000)
+        dialog = veil.unlock_dialog
+        assert not dialog.new
+        dialog.passphrase.setText("not it")
+        dialog._accept()
+        qtbot.waitUntil(lambda: dialog.isEnabled() and "Wrong passphrase" in dialog.error.text(), timeout=15000)
+        assert veil.state.vault_phase == VaultPhase.NEEDS_PASSPHRASE
+        assert veil.tray is None or True
+        dialog.passphrase.setText("the right passphrase")
+        dialog._accept()
+        qtbot.waitUntil(veil.state.vault_is_open, timeout=15000)
+        qtbot.waitUntil(lambda: veil.unlock_dialog is None and not dialog.isVisible(), timeout=5000)
+        qtbot.waitUntil(lambda: veil.chat.conversation_list.count() == 1, timeout=5000)
+        assert veil.chat.conversation_list.item(0).text() == "kept safe"
+    finally:
+        stop_app(veil)
+
+
+def test_new_vault_in_passphrase_mode_asks_twice(qtbot, desktop_env, shared_engine, monkeypatch):
+    monkeypatch.delenv("VEIL_PASSPHRASE")
+    veil = start_app(qtbot, shared_engine, app_settings(), wait_vault=False)
+    try:
+        qtbot.waitUntil(lambda: veil.unlock_dialog is not None, timeout=10000)
+        dialog = veil.unlock_dialog
+        assert dialog.new and dialog.confirm.isVisible()
+        dialog.passphrase.setText("long enough one")
+        dialog.confirm.setText("long enough two")
+        dialog._accept()
+        assert "differ" in dialog.error.text()
+        dialog.confirm.setText("long enough one")
+        dialog._accept()
+        qtbot.waitUntil(veil.state.vault_is_open, timeout=15000)
+        assert veil.state.store.mode == "passphrase"
+    finally:
+        stop_app(veil)
+
+
+# -- tray-less desktops, hotkeys, clipboard ------------------------------------------------------------------------
+def test_without_a_tray_the_chat_window_opens_and_says_why_once(qtbot, veil):
+    assert veil.tray is None  # offscreen has no system tray
+    assert veil.chat.isVisible()
+    assert "No system tray" in veil.chat.info_banner.label.text()
+    veil.chat.info_banner.hide()
+    veil.open_chat()
+    qtbot.wait(50)
+    assert not veil.chat.info_banner.isVisible()  # once
+
+
+def test_wayland_hotkeys_message_and_the_actions_still_work(qtbot, veil, monkeypatch):
+    from PySide6.QtGui import QGuiApplication
+
+    monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
+    assert veil.hotkeys.start("<ctrl>+<alt>+s", "<ctrl>+<alt>+r") is False
+    qtbot.waitUntil(lambda: "Wayland" in veil.hotkey_message, timeout=2000)
+    assert "Wayland" in veil.chat.info_banner.label.text()
+    QGuiApplication.clipboard().setText("Call Sarah Mitchell on +44 20 7946 0958.")
+    with qtbot.waitSignal(veil.clipboard_done, timeout=20000) as done:
+        veil.sanitize_clipboard()
+    assert "Sarah Mitchell" not in QGuiApplication.clipboard().text()
+    assert "person" in done.args[0].summary()
+
+
+def test_bad_hotkeys_are_refused_with_a_reason():
+    from desktop.hotkeys import check_hotkey
+
+    assert check_hotkey("<ctrl>+<alt>+s") == ""
+    assert check_hotkey("s") and check_hotkey("<ctrl>+<alt>") and check_hotkey("ctrl+alt+s")
+
+
+def test_clipboard_sanitize_and_restore_through_the_app(qtbot, veil):
+    from PySide6.QtGui import QGuiApplication
+
+    clipboard = QGuiApplication.clipboard()
+    original = "Please reply to Anjali Gupta at anjali.gupta@example.com about order 5521."
+    clipboard.setText(original)
+    with qtbot.waitSignal(veil.clipboard_done, timeout=20000) as done:
+        veil.sanitize_clipboard(from_hotkey=True)
+    sanitized = clipboard.text()
+    assert "Anjali" not in sanitized and "anjali.gupta@example.com" not in sanitized
+    assert done.args[0].counts.get("PERSON") == 1 and done.args[0].counts.get("EMAIL") == 1
+    assert veil.notifications[-1][0] == "Clipboard sanitized"
+    stand_in = sanitized.split("reply to ")[1].split(" at ")[0]
+    clipboard.setText(f"Dear {stand_in}, your order ships today.")
+    with qtbot.waitSignal(veil.clipboard_done, timeout=20000):
+        veil.restore_clipboard(from_hotkey=True)
+    assert clipboard.text() == "Dear Anjali Gupta, your order ships today."
+    assert "Restored 1 person" in veil.notifications[-1][1]
+    # Paused: the hotkeys leave the clipboard alone and say so.
+    veil.state.set_paused(True)
+    clipboard.setText(original)
+    veil.sanitize_clipboard(from_hotkey=True)
+    qtbot.wait(100)
+    assert clipboard.text() == original and "paused" in veil.notifications[-1][1]
+    veil.state.set_paused(False)
+    assert "protection on" in veil.state.describe()
+
+
+# -- settings ------------------------------------------------------------------------------------------------------
+@pytest.fixture
+def memory_keyring():
+    import keyring
+    from vault_support import MemoryKeyring
+
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    return backend
+
+
+def test_settings_test_connection_key_policy_and_save(qtbot, veil, fake_openai, memory_keyring, shared_engine):
+    from agent.config import default_settings, load_settings
+
+    veil.open_settings()
+    dialog = veil.settings_dialog
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("openai"))
+    dialog.base_url_edit.setText(fake_openai.base_url)
+    dialog.api_key_edit.setText("sk-test-key-123456")
+    dialog.test_button.click()
+    qtbot.waitUntil(lambda: "Connected" in dialog.test_result.text() or "Failed" in dialog.test_result.text(),
+                    timeout=10000)
+    assert "2 models" in dialog.test_result.text()
+    assert {dialog.model_edit.itemText(i) for i in range(dialog.model_edit.count())} == {"model-a", "model-b"}
+    assert fake_openai.requests[-1].headers["authorization"] == "Bearer sk-test-key-123456"
+    dialog.model_edit.setCurrentText("model-b")
+    dialog.policy_combos["PERSON"].setCurrentIndex(dialog.policy_combos["PERSON"].findData("label"))
+    dialog.always_edit.setPlainText("Project Nightjar\n")
+    dialog.add_pattern_row("ID", r"PRJ-\d{4}", "project codes")
+    # A broken pattern is refused with the reason, nothing saved.
+    dialog.add_pattern_row("ID", r"BAD-(", "broken")
+    dialog.apply()
+    assert dialog.error_label.isVisible() and "not a valid regex" in dialog.error_label.text()
+    dialog.patterns_table.removeRow(1)
+    try:
+        assert dialog.apply()
+        qtbot.waitUntil(lambda: memory_keyring.entries.get(("veil", "openai")) == "sk-test-key-123456", timeout=5000)
+        saved = load_settings()
+        assert saved.provider.kind == "openai" and saved.provider.model == "model-b"
+        assert saved.policy["PERSON"] == "label" and saved.lists.always_protect == ["Project Nightjar"]
+        assert saved.lists.custom_patterns[0].pattern == r"PRJ-\d{4}"
+        assert "sk-test" not in (veil_home_config := (os.environ["VEIL_HOME"] + "/config/config.toml")) and \
+            "sk-test" not in open(veil_home_config).read()
+        # The engine follows: persons become labels, the custom pattern and list apply.
+        qtbot.waitUntil(lambda: veil.state.engine_phase == "ready", timeout=60000)
+        draft = type_and_preview(qtbot, veil.chat, "Sarah Mitchell leads Project Nightjar, code PRJ-1234.")
+        sent = draft.result.sanitized
+        assert "[PERSON_1]" in sent and "Nightjar" not in sent and "PRJ-1234" not in sent
+    finally:
+        shared_engine.reconfigure(default_settings())
+
+
+def test_settings_vault_lock_wipe_and_passphrase(qtbot, veil, fake_openai):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from desktop.state import VaultPhase
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, PROMPT)
+    chat.send()
+    wait_answer(qtbot, chat)
+    veil.open_settings()
+    dialog = veil.settings_dialog
+    qtbot.waitUntil(lambda: "1 conversations" in dialog.vault_status.text(), timeout=5000)
+
+    def press(text: str) -> None:
+        box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
+        next(b for b in box.buttons() if b.text().replace("&", "") == text).click()
+
+    QTimer.singleShot(200, lambda: press("Wipe everything"))
+    dialog.wipe()
+    qtbot.waitUntil(lambda: "Wiped" in dialog.vault_message.text(), timeout=10000)
+    assert veil.state.store.list_conversations() == []
+    qtbot.waitUntil(lambda: chat.conversation_list.count() == 0, timeout=5000)
+    dialog.change_passphrase("a brand new passphrase")
+    qtbot.waitUntil(lambda: "new passphrase" in dialog.vault_message.text(), timeout=15000)
+    dialog.lock_button.click()
+    qtbot.waitUntil(lambda: veil.state.vault_phase == VaultPhase.LOCKED, timeout=5000)
+    assert "Vault: locked" in veil.state.describe()
+    assert "locked" in chat.info_banner.label.text()
+
+
+def test_settings_model_download_progress_cancel_and_file_info(qtbot, veil, tiny_model_path):
+    from model_http_server import FileServer
+
+    from models.catalog import CatalogEntry, ModelSource
+
+    veil.open_settings()
+    dialog = veil.settings_dialog
+    dialog.tabs.setCurrentIndex(3)
+    qtbot.waitUntil(lambda: dialog.catalog_tree.topLevelItemCount() > 0, timeout=5000)
+    with FileServer(size=6 * 1024 * 1024) as server:
+        entry = CatalogEntry(
+            name="test-model", title="Test model", file="test-model.gguf", size=len(server.blob),
+            sha256=server.sha256, source=ModelSource("url"), url=server.url("/file"), licence="MIT",
+            licence_url="", parameters="1M", quantization="Q4_K_M", context_length=512, chat_template=False, tasks=(),
+        )
+        seen = []
+        original = dialog._show_progress
+        dialog._show_progress = lambda name, p: (seen.append(p.downloaded), original(name, p))
+        dialog.download_selected(entry)
+        assert dialog.progress.isVisible() and dialog.cancel_download_button.isEnabled()
+        qtbot.waitUntil(lambda: "Downloaded and verified" in dialog.model_info.text(), timeout=20000)
+        assert seen and seen[-1] == len(server.blob)
+        assert (os.path.getsize(os.path.join(os.environ["VEIL_HOME"], "data", "models", "test-model.gguf"))
+                == len(server.blob))
+        # Cancelled at once: stopped, the partial file kept for a resume, nothing final.
+        cancelled = CatalogEntry(**{**entry.__dict__, "name": "other", "file": "other.gguf"})
+        dialog.download_selected(cancelled)
+        dialog.cancel_download()
+        qtbot.waitUntil(lambda: "Download stopped" in dialog.model_info.text(), timeout=20000)
+        assert "cancel" in dialog.model_info.text().lower()
+        assert not os.path.exists(os.path.join(os.environ["VEIL_HOME"], "data", "models", "other.gguf"))
+        assert not dialog.progress.isVisible()
+    dialog.choose_file(str(tiny_model_path))
+    qtbot.waitUntil(lambda: "parameters" in dialog.model_info.text(), timeout=10000)
+    assert "gemma" in dialog.model_info.text().lower() and "Q4_K_M" in dialog.model_info.text()
+    assert dialog.settings.local_model.path == str(tiny_model_path)
+
+
+# -- first run --------------------------------------------------------------------------------------------------------
+def test_first_run_wizard_defaults_to_the_local_model(qtbot, desktop_env, shared_engine):
+    from agent.config import load_settings
+
+    settings = app_settings()
+    settings.first_run_done = False
+    veil = start_app(qtbot, shared_engine, settings, open_chat=False)
+    try:
+        qtbot.waitUntil(lambda: getattr(veil, "wizard", None) is not None, timeout=5000)
+        wizard = veil.wizard
+        assert wizard.provider_page.kind() == "local"
+        wizard.next()
+        assert not wizard.details_page.form_box.isVisibleTo(wizard.details_page)
+        wizard.next()
+        wizard.accept()
+        qtbot.waitUntil(lambda: veil.chat is not None and veil.chat.isVisible(), timeout=5000)
+        saved = load_settings()
+        assert saved.first_run_done and saved.provider.kind == "local"
+    finally:
+        stop_app(veil)
+
+
+def test_first_run_wizard_stores_the_api_key_in_the_keyring(qtbot, desktop_env, shared_engine, fake_openai,
+                                                            memory_keyring):
+    from agent.config import load_settings
+
+    settings = app_settings()
+    settings.first_run_done = False
+    fake_openai.key = "sk-wizard-key-000111"
+    veil = start_app(qtbot, shared_engine, settings, open_chat=False)
+    try:
+        qtbot.waitUntil(lambda: getattr(veil, "wizard", None) is not None, timeout=5000)
+        wizard = veil.wizard
+        wizard.provider_page.buttons["openai"].setChecked(True)
+        wizard.next()
+        wizard.details_page.base_url.setText(fake_openai.base_url)
+        wizard.details_page.model.setText("model-a")
+        wizard.details_page.api_key.setText("sk-wizard-key-000111")
+        wizard.next()
+        wizard.accept()
+        qtbot.waitUntil(lambda: memory_keyring.entries.get(("veil", "openai")) == "sk-wizard-key-000111", timeout=5000)
+        saved = load_settings()
+        assert saved.provider.kind == "openai" and saved.provider.base_url == fake_openai.base_url
+        assert "sk-wizard" not in open(os.path.join(os.environ["VEIL_HOME"], "config", "config.toml")).read()
+        # The key from the keyring is what the next send uses (the server demands it).
+        qtbot.waitUntil(lambda: veil.chat is not None, timeout=5000)
+        type_and_preview(qtbot, veil.chat, PROMPT)
+        veil.chat.send()
+        answer = wait_answer(qtbot, veil.chat)
+        assert answer.body.text().startswith("You wrote:")
+    finally:
+        stop_app(veil)
+
+
+def test_ui_process_never_loads_the_nlp_models(tmp_path):
+    """spaCy and the NER model live in the engine's helper process only."""
+    from vault_support import run_python
+
+    out = run_python(
+        "import os, sys\n"
+        "os.environ['QT_QPA_PLATFORM']='offscreen'\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app=QApplication([])\n"
+        "from desktop.state import AppState\n"
+        "from agent.config import default_settings\n"
+        "from agent.conversation import Conversation\n"
+        "s=AppState(default_settings()); s.start_engine(); s.engine.warm_up()\n"
+        "r=s.engine.sanitize('Mail Jane Doe at jane@example.org', Conversation())\n"
+        "print(s.engine.isolated, 'jane@example.org' not in r.sanitized, 'spacy' in sys.modules, 'thinc' in sys.modules)\n"
+        "s.shutdown()\n",
+        env_extra={"VEIL_HOME": str(tmp_path)},
+    )
+    assert out.split()[-4:] == ["True", "True", "False", "False"]
+
+
+def test_agent_package_never_imports_qt():
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parent.parent / "agent"
+    offenders = [str(p) for p in root.rglob("*.py") if re.search(r"^\s*(from|import)\s+PySide6", p.read_text(), re.M)]
+    assert offenders == []
+
+
+def test_qt_binding_keeps_none_and_bools_alive(qapp):
+    """PySide6 6.12.0 on Python 3.11 drops a reference to None (and True/False) on every
+    call that returns them: the app then dies with "none_dealloc" after a few thousand
+    calls. pyproject pins below it; this catches a binding with that bug."""
+    import sys
+
+    from PySide6.QtWidgets import QPushButton
+
+    button = QPushButton()
+    before = sys.getrefcount(None), sys.getrefcount(True)
+    for _ in range(2000):
+        button.setText("x")  # returns None
+        button.isEnabled()  # returns True
+    after = sys.getrefcount(None), sys.getrefcount(True)
+    assert abs(after[0] - before[0]) < 50 and abs(after[1] - before[1]) < 50, (before, after)
