@@ -126,7 +126,6 @@ def test_private_entities_are_swapped(privacy_engine, text, real):
     assert real not in result.sanitized
 
 
-@pytest.mark.xfail(strict=True, reason="bug: spaCy tags 'Initech' of 'Initech LLC' as NORP, which the default policy keeps")
 def test_an_employer_is_not_sent(privacy_engine):
     result = privacy_engine.sanitize("My employer Initech LLC pays well.", Conversation(seed=1))
     assert "Initech" not in result.sanitized
@@ -186,7 +185,7 @@ def test_residual_risk_of_a_sanitized_text(privacy_engine):
     result = privacy_engine.sanitize(
         "Mitchell and John Baker wrote from jo@globaltech.com; my SSN is 536-22-8473.", conversation, overrides
     )
-    assert dict((t, w) for t, _, w in result.risk.items) == {"Mitchell": 2.5, "John Baker": 5.0, "jo@globaltech.com": 4.0}
+    assert {t: w for t, _, w in result.risk.items} == {"Mitchell": 2.5, "John Baker": 5.0, "jo@globaltech.com": 4.0}
     assert result.risk.total == 11.5 and result.risk.level == "high"
     assert result.to_json()["risk"] == {"score": 11.5, "level": "high"}
 

@@ -7,6 +7,8 @@ Real spaCy model throughout (the session-scoped `privacy_engine` fixture).
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from agent.config import CustomPattern, default_settings
@@ -28,7 +30,7 @@ def detect(engine: Engine, text: str, conversation: Conversation | None = None) 
     # Invariants of every detection result: offsets match the text, no overlaps, sorted.
     for span in spans:
         assert text[span.start : span.end] == span.text
-    for a, b in zip(spans, spans[1:]):
+    for a, b in itertools.pairwise(spans):
         assert a.end <= b.start, f"overlapping spans {a} and {b}"
     return spans
 
@@ -159,17 +161,12 @@ def test_ip_addresses(privacy_engine, ip):
     assert found(detect(privacy_engine, f"The host {ip} answers pings."), Label.IP) == [ip]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a dotted quad that libphonenumber calls valid ties with the IP span and is labelled PHONE",
-)
 @pytest.mark.parametrize("ip", ["192.168.1.10", "203.0.113.7"])
 def test_ipv4_is_not_labelled_a_phone(privacy_engine, ip):
     spans = detect(privacy_engine, f"Server {ip} is down.")
     assert found(spans, Label.IP) == [ip] and found(spans, Label.PHONE) == []
 
 
-@pytest.mark.xfail(strict=True, reason="bug: an IPv6 address written with decimal digits only is taken for a time")
 @pytest.mark.parametrize("ip", ["2001:4860:4860::8888", "2606:4700:4700::1111"])
 def test_ipv6_with_decimal_digits_only(privacy_engine, ip):
     assert found(detect(privacy_engine, f"The resolver {ip} answers."), Label.IP) == [ip]
@@ -326,14 +323,8 @@ def test_ner_results_survive_the_merge(privacy_engine):
         ("My employer Initech GmbH pays well.", Label.ORG, "Initech GmbH"),
         ("I work at Globex Corp. as an engineer.", Label.ORG, "Globex Corp."),
         ("My office is in Munich near the station.", Label.LOCATION, "Munich"),
-        pytest.param(
-            "I work at Globex LLC as an engineer.", Label.ORG, "Globex LLC",
-            marks=pytest.mark.xfail(strict=True, reason="bug: 'Globex LLC' is not detected at all"),
-        ),
-        pytest.param(
-            "My office is in Lyon near the station.", Label.LOCATION, "Lyon",
-            marks=pytest.mark.xfail(strict=True, reason="bug: NER calls the known city Lyon a PERSON"),
-        ),
+        ("I work at Globex LLC as an engineer.", Label.ORG, "Globex LLC"),
+        ("My office is in Lyon near the station.", Label.LOCATION, "Lyon"),
     ],
 )
 def test_organisations_and_places(privacy_engine, text, label, value):
@@ -375,7 +366,6 @@ def test_words_that_are_also_names_are_not_people(privacy_engine, text):
     assert found(detect(privacy_engine, text), Label.PERSON) == []
 
 
-@pytest.mark.xfail(strict=True, reason="bug: NER takes a sentence-initial imperative into the name ('Email Sarah')")
 def test_imperative_verb_is_not_part_of_the_name(privacy_engine):
     spans = detect(privacy_engine, "Email Sarah Mitchell at the office.")
     assert found(spans, Label.PERSON) == ["Sarah Mitchell"]
@@ -491,6 +481,5 @@ def test_full_dates(privacy_engine, date):
     assert date in found(detect(privacy_engine, f"It happened on {date} in the morning."), Label.DATE)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the ISO date pattern rejects a date followed by a full stop")
 def test_iso_date_at_the_end_of_a_sentence(privacy_engine):
     assert "2023-01-15" in found(detect(privacy_engine, "We closed on 2023-01-15."), Label.DATE)

@@ -5,6 +5,7 @@ flagged; and the streaming restorer, split at every position and at random posit
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -39,7 +40,7 @@ def mapped_conversation(entries=MAP, action=Action.REPLACE) -> Conversation:
 def check_spans(result: RestoreResult) -> RestoreResult:
     for span in result.spans:
         assert result.text[span.start : span.end] == span.real, span
-    for a, b in zip(result.spans, result.spans[1:]):
+    for a, b in itertools.pairwise(result.spans):
         assert a.end <= b.start
     return result
 
@@ -275,7 +276,7 @@ def test_stream_random_multi_chunk_splits(privacy_engine, sanitized_cases, data)
     conversation, echo = data.draw(st.sampled_from(sanitized_cases))
     cuts = sorted(set(data.draw(st.lists(st.integers(0, len(echo)), max_size=15))))
     bounds = [0, *cuts, len(echo)]
-    stream(privacy_engine, conversation, [echo[a:b] for a, b in zip(bounds, bounds[1:])])
+    stream(privacy_engine, conversation, [echo[a:b] for a, b in itertools.pairwise(bounds)])
 
 
 @prop
@@ -284,7 +285,7 @@ def test_stream_random_echoes(privacy_engine, answer, data):
     conversation = mapped_conversation()
     cuts = sorted(set(data.draw(st.lists(st.integers(0, len(answer)), max_size=8))))
     bounds = [0, *cuts, len(answer)]
-    stream(privacy_engine, conversation, [answer[a:b] for a, b in zip(bounds, bounds[1:])])
+    stream(privacy_engine, conversation, [answer[a:b] for a, b in itertools.pairwise(bounds)])
 
 
 def test_stream_flags_unrestored(privacy_engine, conversation):
@@ -307,5 +308,5 @@ def test_stream_holds_back_little(privacy_engine, conversation):
     first = restorer.feed("Dear Em").text
     assert first.startswith("Dear") and "E" not in first
     second = restorer.feed("ma Clarke, hi").text
-    assert second.endswith("Sarah Mitchell, hi") or second.endswith("Sarah Mitchell,")
+    assert second.endswith(("Sarah Mitchell, hi", "Sarah Mitchell,"))
     assert first + second + restorer.finish().text == "Dear Sarah Mitchell, hi"
