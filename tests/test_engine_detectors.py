@@ -220,6 +220,11 @@ def test_addresses(privacy_engine, text, address):
     assert any(a.startswith(address) for a in found(detect(privacy_engine, text), Label.ADDRESS))
 
 
+def test_uk_postcode_without_a_space_needs_context(privacy_engine):
+    assert found(detect(privacy_engine, "My postcode is SW1A1AA today."), Label.ADDRESS) == ["SW1A1AA"]
+    assert found(detect(privacy_engine, "The code SW1A1AA is valid."), Label.ADDRESS) == []
+
+
 @pytest.mark.parametrize(
     "text",
     ["We walked 5 miles down the road.", "I have 3 dogs and 2 cats.", "Chapter 12 is long.", "Flight BA 117 leaves at 9."],
