@@ -109,7 +109,7 @@ def judge_accuracy(model: str, examples: list[Example], budget: float) -> dict:
             if margin is None:
                 continue
             margins.append((bool(e.relevant), margin))
-            verdict = judge.verdict(span.label, margin)
+            verdict = judge.verdict(span.label, margin, span.text)
             if verdict is not None:
                 answered += 1
                 correct += verdict == bool(e.relevant)

@@ -228,3 +228,16 @@ def test_restore_mentions_keep_everything_else_unchanged():
     assert [m.exact for m in mentions] == [False, True, False, False]
     restored = apply_mentions(answer, mentions[:3])
     assert restored == "Anjalis team in PUNE likes Gupta-san; Rivers and Nagpurian food."
+
+
+def test_base_judge_never_keeps_a_person_even_mislabelled(tiny_model_path):
+    from models.runtime import LocalModel
+    from models.tasks.relevance import LocalRelevanceJudge
+
+    judge = LocalRelevanceJudge(LocalModel(tiny_model_path))  # base model: calibrated thresholds
+    assert judge.verdict(Label.PERSON, 9.0) is None  # a base model may not keep a person
+    assert judge.verdict(Label.PERSON, -3.0) is False
+    assert judge.verdict(Label.ORG, 3.0, "Microsoft") is True
+    assert judge.verdict(Label.ORG, -3.0, "Microsoft") is None  # its org "swap" is noise
+    assert judge.verdict(Label.ORG, 9.0, "Sarah Miller") is None  # NER said ORG; reads as a name
+    assert judge.verdict(Label.LOCATION, None) is None

@@ -142,12 +142,16 @@ class LocalRelevanceJudge:
         except ValueError as exc:  # e.g. a tokenizer where keep/swap share a first token
             log.warning("relevance judge unusable with this model: %s", exc)
             return None
-        return self.verdict(span.label, m)
+        return self.verdict(span.label, m, span.text)
 
-    def verdict(self, label: Label, margin: float | None) -> bool | None:
-        """Keep (True), swap (False) or no opinion (None) for a calibrated margin."""
+    def verdict(self, label: Label, margin: float | None, text: str = "") -> bool | None:
+        """Keep (True), swap (False) or no opinion (None) for a calibrated margin. An
+        organisation or place that reads like a person's name ("Elinborg Gudmundsdottir"
+        tagged ORG by NER) gets the person thresholds: keeping it would send a name."""
         if margin is None:
             return None
+        if label is not Label.PERSON and text and looks_like_person(text):
+            label = Label.PERSON
         keep_above, swap_below = self.thresholds.get(label, self.default_threshold)
         if keep_above is not None and margin > keep_above:
             return True
@@ -165,3 +169,18 @@ class LocalRelevanceJudge:
                 return None
             self._bias = choice.margin(" keep", " swap")
         return self._bias
+
+
+def looks_like_person(text: str) -> bool:
+    """2-4 capitalised words starting with a known first name (Faker's lists), not a known
+    place and without organisation words."""
+    from agent.names import lexicon
+    from agent.places import place_kind
+    from agent.substitute.orgs_places import GENERIC_ORG_WORDS
+
+    tokens = text.split()
+    if not 2 <= len(tokens) <= 4 or not all(t[:1].isupper() for t in tokens):
+        return False
+    if any(t.casefold().strip(".,") in GENERIC_ORG_WORDS for t in tokens):
+        return False
+    return lexicon().is_first_name(tokens[0]) and place_kind(text)[0] == "unknown"
