@@ -11,7 +11,11 @@ scheduled. In a child process the engine can take seconds and the UI keeps ticki
     draft = host.dry_run(text, conversation)   # preview: the conversation is untouched
     host.commit(conversation, draft)           # at send time: its map entries are added
     host.sanitize(text, conversation)          # the Engine interface (commits at once)
-    host.streaming_restorer(conversation)      # runs here: cheap, per chunk
+    host.streaming_restorer(conversation)      # feed()/finish()/result(), served by the child
+
+Restoring has its own channel (and thread) in the child, so an answer streams while a
+big preview is being sanitized. Restoring also needs the name lexicon (building it holds
+the GIL for ~0.3 s and costs memory): that too stays out of the app's process.
 
 The child gets the conversation's whole state (seed, map, choices) with each call and
 returns the new map entries it made; the engine is deterministic given that state, so
@@ -21,16 +25,20 @@ cannot be started, the same calls run in this process (`isolated` is then False)
 
 from __future__ import annotations
 
+import itertools
 import logging
 import multiprocessing
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from agent.config import Settings
 from agent.conversation import Conversation, EntityChoice, MapEntry
 from agent.entities import Action, RestoreResult, SanitizeResult
+
+if TYPE_CHECKING:
+    from agent.restore import RestoredChunk
 
 log = logging.getLogger("veil.engine_host")
 
@@ -124,16 +132,32 @@ class _Worker:
         return self.engine.restore(text, state.build())
 
 
-def _child_main(conn, settings: Settings) -> None:
-    """The helper process: answers (op, args) requests until told to stop or orphaned."""
-    logging.basicConfig(level=logging.WARNING, format="veil engine: %(message)s")
-    try:
-        worker = _Worker(settings)
-        worker.warm_up()
-    except BaseException as exc:  # reported to the parent, which falls back or says why
-        conn.send(("error", _portable(exc)))
-        return
-    conn.send(("ready", None))
+class _Streams:
+    """Streaming restorers by id (one per answer being received)."""
+
+    def __init__(self) -> None:
+        self._open: dict[int, Any] = {}
+
+    def open(self, worker: _Worker, stream_id: int, state: ConversationState) -> None:
+        if len(self._open) > 256:  # abandoned streams (an app that crashed mid-answer)
+            self._open.clear()
+        self._open[stream_id] = worker.engine.streaming_restorer(state.build())
+
+    def feed(self, stream_id: int, chunk: str):
+        return self._open[stream_id].feed(chunk)
+
+    def finish(self, stream_id: int):
+        return self._open[stream_id].finish()
+
+    def result(self, stream_id: int) -> RestoreResult:
+        return self._open[stream_id].result()
+
+    def close(self, stream_id: int) -> None:
+        self._open.pop(stream_id, None)
+
+
+def _serve(conn, holder: dict, streams: _Streams | None) -> None:
+    """Answer (op, args) requests on one connection until told to stop or orphaned."""
     while True:
         try:
             op, args = conn.recv()
@@ -145,14 +169,35 @@ def _child_main(conn, settings: Settings) -> None:
             if op == "configure":
                 worker = _Worker(args[0])
                 worker.warm_up()
+                holder["worker"] = worker
                 out: Any = None
             elif op == "ping":
                 out = "pong"
+            elif op.startswith("stream_") and streams is not None:
+                name = op.removeprefix("stream_")
+                out = streams.open(holder["worker"], *args) if name == "open" else getattr(streams, name)(*args)
             else:
-                out = getattr(worker, op)(*args)
+                out = getattr(holder["worker"], op)(*args)
             conn.send(("ok", out))
         except BaseException as exc:
             conn.send(("error", _portable(exc)))
+
+
+def _child_main(conn, restore_conn, settings: Settings) -> None:
+    """The helper process: sanitize requests on `conn` (this thread), restore requests on
+    `restore_conn` (a second thread), until told to stop or orphaned."""
+    logging.basicConfig(level=logging.WARNING, format="veil engine: %(message)s")
+    try:
+        worker = _Worker(settings)
+        worker.warm_up()
+        worker.engine.restore("warm-up", Conversation("warm-up"))  # builds the name lexicon now
+    except BaseException as exc:  # reported to the parent, which falls back or says why
+        conn.send(("error", _portable(exc)))
+        return
+    holder = {"worker": worker}
+    threading.Thread(target=_serve, args=(restore_conn, holder, _Streams()), name="restore", daemon=True).start()
+    conn.send(("ready", None))
+    _serve(conn, holder, None)
 
 
 def _portable(exc: BaseException) -> BaseException:
@@ -175,13 +220,14 @@ class EngineHost:
         self._want_isolated = isolated
         self._lock = threading.Lock()  # one request on the pipe at a time
         self._state_lock = threading.Lock()
-        self._restore_lock = threading.Lock()  # the Restorer's cache is not thread-safe
         self._ready = threading.Event()
         self._conn = None
+        self._restore_conn = None
+        self._restore_channel_lock = threading.Lock()  # restore requests have their own pipe
+        self._stream_ids = itertools.count(1)
         self._process = None
         self._local: _Worker | None = None
         self._error: BaseException | None = None
-        self._restorer = None
         self.fallback_reason = ""  # why the engine runs in-process, when it does
         self.started_at = time.perf_counter()
         self.ready_after_s: float | None = None
@@ -217,10 +263,13 @@ class EngineHost:
     def _spawn(self) -> None:
         context = multiprocessing.get_context("spawn")  # never fork a process that runs Qt
         parent, child = context.Pipe()
-        process = context.Process(target=_child_main, args=(child, self.settings), name="veil-engine", daemon=True)
+        restore_parent, restore_child = context.Pipe()
+        process = context.Process(target=_child_main, args=(child, restore_child, self.settings),
+                                  name="veil-engine", daemon=True)
         process.start()
         child.close()
-        self._conn, self._process = parent, process
+        restore_child.close()
+        self._conn, self._restore_conn, self._process = parent, restore_parent, process
 
     def warm_up(self, timeout: float = START_TIMEOUT_S) -> None:
         """Block until the engine is loaded. Raises EngineUnavailable."""
@@ -271,7 +320,6 @@ class EngineHost:
         self.warm_up()
         with self._lock:
             self.settings = settings
-            self._restorer = None
             if self._local is not None:
                 worker = _Worker(settings)
                 worker.warm_up()
@@ -284,14 +332,16 @@ class EngineHost:
             self._stop_process()
 
     def _stop_process(self) -> None:
-        process, conn = self._process, self._conn
-        self._process = self._conn = None
-        if conn is not None:
+        process, conn, restore_conn = self._process, self._conn, self._restore_conn
+        self._process = self._conn = self._restore_conn = None
+        for channel in (restore_conn, conn):
+            if channel is None:
+                continue
             try:
-                conn.send(("stop", ()))
+                channel.send(("stop", ()))
             except (OSError, ValueError):
                 pass
-            conn.close()
+            channel.close()
         if process is not None:
             process.join(timeout=3)
             if process.is_alive():
@@ -312,16 +362,39 @@ class EngineHost:
             self._conn.send((op, args))
             kind, value = self._conn.recv()
         except (EOFError, OSError, BrokenPipeError):
-            # The child died mid-call (out of memory, killed): go on in this process so
-            # the user's work is not lost, and say so once in the log.
-            self._stop_process()
-            self.fallback_reason = "the engine's helper process stopped; the engine now runs in the app"
-            log.warning("%s", self.fallback_reason)
-            self._start_local()
+            self._child_died()
             return getattr(self._local, op)(*args)
         if kind == "error":
             raise value
         return value
+
+    def _child_died(self) -> None:
+        """The child died mid-call (out of memory, killed): go on in this process so the
+        user's work is not lost, and say so in the log. Caller holds self._lock."""
+        self._stop_process()
+        self.fallback_reason = "the engine's helper process stopped; the engine now runs in the app"
+        log.warning("%s", self.fallback_reason)
+        self._start_local()
+
+    def _restore_call(self, op: str, *args: Any) -> Any:
+        """A request on the restore channel (never queued behind a long sanitize)."""
+        self.warm_up()
+        with self._restore_channel_lock:
+            conn = self._restore_conn
+            if conn is not None:
+                try:
+                    conn.send((op, args))
+                    kind, value = conn.recv()
+                except (EOFError, OSError, BrokenPipeError):
+                    kind, value = "died", None
+                if kind == "ok":
+                    return value
+                if kind == "error":
+                    raise value
+        with self._lock:
+            if self._local is None:
+                self._child_died()
+        raise EngineUnavailable("the engine's helper process stopped while restoring; try again")
 
     def dry_run(
         self, text: str, conversation: Conversation, overrides: Mapping[str, Action] | None = None
@@ -352,16 +425,54 @@ class EngineHost:
         return draft.result
 
     def restore(self, text: str, conversation: Conversation) -> RestoreResult:
-        return self._call("restore", ConversationState.of(conversation), text)
+        state = ConversationState.of(conversation)
+        if self._local is not None or not self._want_isolated:
+            return self._call("restore", state, text)
+        return self._restore_call("restore", state, text)
 
     def streaming_restorer(self, conversation: Conversation):
-        """Runs in this process: it is called per chunk and needs no NLP models."""
-        with self._restore_lock:
-            if self._restorer is None:
-                from agent.restore import Restorer
-
-                self._restorer = Restorer()
-            return self._restorer.streaming(conversation)
+        """A StreamingRestorer (feed, finish, result, received) served by the child."""
+        self.warm_up()
+        if self._local is not None:
+            return self._local.engine.streaming_restorer(conversation)
+        stream_id = next(self._stream_ids)
+        self._restore_call("stream_open", stream_id, ConversationState.of(conversation))
+        return RemoteStreamingRestorer(self, stream_id)
 
     def ping(self) -> bool:
         return self._call("ping") == "pong"
+
+
+class RemoteStreamingRestorer:
+    """agent.restore.StreamingRestorer's interface, one round trip per chunk (~0.1 ms)."""
+
+    def __init__(self, host: EngineHost, stream_id: int):
+        self._host = host
+        self._id = stream_id
+        self._received: list[str] = []
+        self._closed = False
+
+    def feed(self, chunk: str) -> RestoredChunk:
+        self._received.append(chunk)
+        return self._host._restore_call("stream_feed", self._id, chunk)
+
+    def finish(self) -> RestoredChunk:
+        return self._host._restore_call("stream_finish", self._id)
+
+    def result(self) -> RestoreResult:
+        try:
+            return self._host._restore_call("stream_result", self._id)
+        finally:
+            self.close()
+
+    @property
+    def received(self) -> str:
+        return "".join(self._received)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            try:
+                self._host._restore_call("stream_close", self._id)
+            except Exception:
+                log.debug("closing restore stream %s", self._id, exc_info=True)

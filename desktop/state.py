@@ -34,6 +34,21 @@ class EnginePhase:
     FAILED = "failed"
 
 
+def preload_modules() -> None:
+    """Import what sending and the clipboard need now, at start, rather than at the first
+    send: an import holds the GIL while it compiles or unmarshals, i.e. a short freeze of
+    the window if it happened while the user waits for an answer."""
+    import importlib
+
+    for name in ("agent.pipeline", "agent.providers", "agent.providers.openai_compat", "agent.providers.anthropic",
+                 "agent.providers.gemini", "agent.providers.local", "agent.providers.keys", "agent.clipboard",
+                 "agent.vault", "httpx", "httpx_sse", "keyring"):
+        try:
+            importlib.import_module(name)
+        except Exception:  # optional pieces (e.g. a build without one provider): loaded on use
+            log.debug("preloading %s failed", name, exc_info=True)
+
+
 class AppState(QObject):
     engine_changed = Signal()
     vault_changed = Signal()
@@ -80,6 +95,7 @@ class AppState(QObject):
             self.engine_changed.emit()
 
         self.background.submit(self.engine.warm_up, ready, failed)
+        self.background.submit(preload_modules)
         self.engine_changed.emit()
 
     # -- vault -----------------------------------------------------------------------------------

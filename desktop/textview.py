@@ -20,8 +20,9 @@ from PySide6.QtWidgets import QFrame, QSizePolicy, QTextEdit, QToolTip, QWidget
 
 from desktop.colors import entity_style, kept_style
 
-SLICE_BUDGET_S = 0.012  # UI time per rendering slice, well under the 50 ms stall bar
+SLICE_BUDGET_S = 0.008  # UI time per rendering slice, well under the 50 ms stall bar
 SLICE_CHARS = 2000  # the text of one insert call at most
+SLICE_CHARS_MAX = 4000  # characters laid out per slice at most
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,11 @@ class HighlightView(QTextEdit):
         self._generation = 0
         self._press: QPoint | None = None
         self._rendering = False
+        self._formats: dict[tuple[str, str], QTextCharFormat] = {}  # per palette
+        self._slice_timer = QTimer(self)
+        self._slice_timer.setSingleShot(True)
+        self._slice_timer.setInterval(0)
+        self._slice_timer.timeout.connect(lambda: self._render_slice(self._generation))
         if fit_height:
             self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
             self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -78,6 +84,7 @@ class HighlightView(QTextEdit):
 
     def clear_content(self) -> None:
         self._generation += 1
+        self._slice_timer.stop()
         self._queue = deque()
         self._rendering = False
         self._text = ""
@@ -116,9 +123,14 @@ class HighlightView(QTextEdit):
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         plain = QTextCharFormat()
+        # One edit block per slice: Qt lays the slice out once, at its end (inserting
+        # piece by piece without it re-lays a long paragraph at every piece). The layout
+        # is not inside the time check, so the characters per slice are bounded too.
         cursor.beginEditBlock()
-        while self._queue and time.perf_counter() - began < SLICE_BUDGET_S:
+        inserted = 0
+        while self._queue and inserted < SLICE_CHARS_MAX and time.perf_counter() - began < SLICE_BUDGET_S:
             piece, mark = self._queue.popleft()
+            inserted += len(piece)
             if mark is None:
                 cursor.insertText(piece, plain)
                 continue
@@ -128,12 +140,19 @@ class HighlightView(QTextEdit):
             self._starts.append(start)
         cursor.endEditBlock()
         if self._queue:
-            QTimer.singleShot(0, lambda: self._render_slice(generation))
+            self._slice_timer.start()  # owned by the view: dies with it, never fires after
         else:
             self._rendering = False
             self.render_finished.emit()
 
     def _format_for(self, mark: Mark) -> QTextCharFormat:
+        key = (mark.label, mark.style)
+        fmt = self._formats.get(key)
+        if fmt is None:
+            fmt = self._formats[key] = self._make_format(mark)
+        return fmt
+
+    def _make_format(self, mark: Mark) -> QTextCharFormat:
         fmt = QTextCharFormat()
         palette = self.palette()
         if mark.style == "kept":
@@ -245,8 +264,10 @@ class HighlightView(QTextEdit):
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange and self._spans:
-            self._recolor()
+        if event.type() == QEvent.Type.PaletteChange:
+            self._formats.clear()
+            if self._spans:
+                self._recolor()
 
     def _recolor(self) -> None:
         """The system switched light/dark: re-apply the mark colours for the new palette."""
