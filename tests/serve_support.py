@@ -26,6 +26,12 @@ REPO = Path(__file__).resolve().parent.parent
 PIECE = 5  # characters per streamed piece
 
 
+def mentions(text: str, value: str) -> bool:
+    """`value` in `text` as a word of its own, any case. ("Gupta" is not in "Sengupta": a
+    stand-in surname may contain a real one, and that is another name, not a leak.)"""
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
+
+
 def last_user(body: dict) -> str:
     return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
 
@@ -135,9 +141,8 @@ def start_veil_serve(home: Path, upstream_url: str, *extra: str, key: str) -> tu
                PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
     command = [sys.executable, "-c", "import sys; from agent.cli import main; sys.exit(main(sys.argv[1:]))",
                "serve", "--provider", "openai", "--base-url", upstream_url, "--model", "up-model", "--port", "0", *extra]
-    log = open(home / "veil-serve.log", "ab")  # a file, not a pipe: a full pipe would block the server
-    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
-    log.close()
+    with open(home / "veil-serve.log", "ab") as log:  # a file, not a pipe: a full pipe would block the server
+        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
     lines: list[str] = []
     threading.Thread(target=lambda: lines.extend(iter(process.stdout.readline, "")), daemon=True).start()
     wait_until(lambda: any("token" in line for line in lines) or process.poll() is not None, timeout=90)

@@ -55,6 +55,7 @@ class PrivacyProxy:
         """Sanitize the request with its conversation's map and record it (message +
         audit entry). Raises WireError, agent.engine.InputRejected, vault errors; nothing
         has been sent when it raises."""
+        self.upstream.check(request)
         conversation_id = self.conversations.conversation_id(conversation_header or self.default_conversation,
                                                              request.messages)
         slot = self.conversations.slot(conversation_id)
@@ -81,7 +82,7 @@ class PrivacyProxy:
 
     def models(self) -> list[str]:
         """The configured model first, then what the upstream offers (cached a while)."""
-        configured = self.upstream.model_for(ChatRequest({}, [], "", False, False))
+        configured = self.upstream.default_model
         with self._models_lock:
             if self._models is not None and time.monotonic() - self._models[0] < MODELS_CACHE_S:
                 offered = self._models[1]

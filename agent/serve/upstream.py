@@ -18,7 +18,14 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from agent.providers.base import CancelToken, ChatMessage, ChatStream, Completion, GenerationParams, Provider
+from agent.providers.base import (
+    CancelToken,
+    ChatMessage,
+    ChatStream,
+    Completion,
+    GenerationParams,
+    Provider,
+)
 from agent.providers.errors import BadRequest, ProviderUnavailable, StreamInterrupted
 from agent.providers.http import Request, _EmptyStream
 from agent.providers.openai_compat import OpenAICompatibleProvider, _status_of
@@ -40,6 +47,7 @@ class Upstream:
 
     kind = ""
     display_name = ""
+    default_model = ""  # for requests that name none
 
     def stream(self, request: ChatRequest, messages: list[dict[str, Any]], cancel: threading.Event) -> Iterator[dict[str, Any]]:
         """Chunks (chat.completion.chunk dicts). Raises agent.providers.errors."""
@@ -53,7 +61,10 @@ class Upstream:
         raise NotImplementedError
 
     def model_for(self, request: ChatRequest) -> str:
-        raise NotImplementedError
+        return request.model or self.default_model
+
+    def check(self, request: ChatRequest) -> None:
+        """Raise WireError for a request this upstream cannot take (before anything is sent)."""
 
     def close(self) -> None:
         """Free what this upstream opened itself (a given provider stays the caller's)."""
@@ -151,9 +162,7 @@ class OpenAIPassthrough(Upstream):
         self.config = config
         self.display_name = self.http.display_name
         self.params = params or GenerationParams()  # defaults for what a request leaves out
-
-    def model_for(self, request: ChatRequest) -> str:
-        return request.model or self.config.model
+        self.default_model = config.model
 
     def _body(self, request: ChatRequest, messages: list[dict[str, Any]]) -> dict[str, Any]:
         body = {k: v for k, v in request.body.items() if k not in DROPPED_FIELDS}
@@ -214,11 +223,9 @@ class ProviderUpstream(Upstream):
         self.params = params
         self.kind = provider.kind
         self.display_name = provider.display_name
+        self.default_model = provider.config.model
 
-    def model_for(self, request: ChatRequest) -> str:
-        return request.model or self.provider.config.model
-
-    def _check(self, request: ChatRequest) -> None:
+    def check(self, request: ChatRequest) -> None:
         if request.uses_tools:
             raise WireError(400, f"tools and function calls go only to OpenAI-compatible upstreams; Veil is "
                                  f"forwarding to {self.display_name}", param="tools", code="unsupported_parameter")
@@ -252,7 +259,6 @@ class ProviderUpstream(Upstream):
         )
 
     def stream(self, request: ChatRequest, messages: list[dict[str, Any]], cancel: threading.Event) -> Iterator[dict[str, Any]]:
-        self._check(request)
         model = self.model_for(request)
         answer = self.provider.stream(self._chat(messages), model or None, self._params(request.body), cancel)
         envelope = ChunkEnvelope.new(model or self.provider.kind)
@@ -272,7 +278,6 @@ class ProviderUpstream(Upstream):
             answer.close()
 
     def complete(self, request: ChatRequest, messages: list[dict[str, Any]], cancel: threading.Event) -> dict[str, Any]:
-        self._check(request)
         model = self.model_for(request)
         done = self.provider.complete(self._chat(messages), model or None, self._params(request.body), cancel)
         envelope = ChunkEnvelope.new(model or self.provider.kind)
