@@ -38,7 +38,12 @@ def run_serve(args: argparse.Namespace) -> int:
     from agent.cli.send import apply_overrides
     from agent.cli.text import build_engine
     from agent.config import ConfigError, load_settings
-    from agent.providers import GenerationParams, ProviderError, params_from_settings, provider_from_settings
+    from agent.providers import (
+        GenerationParams,
+        ProviderError,
+        params_from_settings,
+        provider_from_settings,
+    )
     from agent.providers.keys import KeyStoreError
     from agent.serve import ProxyServer, ServeError, is_loopback, load_or_create_token
     from agent.vault import VaultError, open_default_store

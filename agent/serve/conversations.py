@@ -135,21 +135,18 @@ class ConversationBook:
         return conversation
 
     # -- sanitizing ----------------------------------------------------------------------------------
-    def sanitize_messages(self, slot: ConversationSlot, messages: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
-        """The messages with every text sanitized (call with slot.lock held). Returns them
-        and how many texts had to be sanitized (the others came from the memo)."""
+    def sanitize_messages(self, slot: ConversationSlot, messages: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The messages with every text sanitized (call with slot.lock held); texts sent
+        before come from the memo, exactly as they were sent."""
         assert slot.conversation is not None
         conversation = slot.conversation
-        fresh = 0
 
         def sanitize(text: str) -> str:
-            nonlocal fresh
             if not text.strip():
                 return text
             known = slot.recall(text)
             if known is not None:
                 return known
-            fresh += 1
             sent = self.engine.sanitize(text, conversation).sanitized
             slot.remember(text, sent)
             return sent
@@ -162,4 +159,4 @@ class ConversationBook:
             slot.remember(text, sent)
             return sent
 
-        return [map_message_texts(m, sanitize, sanitize_json) for m in messages], fresh
+        return [map_message_texts(m, sanitize, sanitize_json) for m in messages]

@@ -61,7 +61,7 @@ class PrivacyProxy:
         slot = self.conversations.slot(conversation_id)
         model = self.upstream.model_for(request)
         with slot.lock:
-            sanitized, fresh = self.conversations.sanitize_messages(slot, request.messages)
+            sanitized = self.conversations.sanitize_messages(slot, request.messages)
             conversation = slot.conversation
             assert conversation is not None
             if not conversation.title:
@@ -78,7 +78,7 @@ class PrivacyProxy:
             self._save_turn(conversation, message)
         audit_text = "\n".join(f"[{m['role']}] {message_text(m)}" for m in sanitized)
         audit_id = self._audit(conversation.id, message, audit_text)
-        return Exchange(self, slot, request, sanitized, message, audit_id, fresh)
+        return Exchange(self, slot, request, sanitized, message, audit_id)
 
     def models(self) -> list[str]:
         """The configured model first, then what the upstream offers (cached a while)."""
@@ -139,14 +139,13 @@ class Exchange:
     """One request on its way: `chunks()` (streaming) or `completion()`, once."""
 
     def __init__(self, proxy: PrivacyProxy, slot: ConversationSlot, request: ChatRequest,
-                 sanitized: list[dict[str, Any]], message: Message, audit_id: int | None, fresh_texts: int):
+                 sanitized: list[dict[str, Any]], message: Message, audit_id: int | None):
         self.proxy = proxy
         self.slot = slot
         self.request = request
         self.sanitized = sanitized  # exactly the messages sent upstream
         self.message = message
         self.audit_id = audit_id
-        self.fresh_texts = fresh_texts  # texts sanitized now (the others were sent before)
         self.cancel_token = CancelToken()
         self.done = False
 

@@ -17,9 +17,10 @@ from typing import Any
 # "system"; "function" is the legacy form of "tool".
 MESSAGE_ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 
-# Top-level request fields that can identify a person and that no model needs: they are
-# not forwarded (the messages are sanitized; these would go out as they are).
-DROPPED_FIELDS = ("user", "metadata", "safety_identifier")
+# Top-level request fields that can identify a person or carry the user's text, and that
+# no answer needs: they are not forwarded (the messages are sanitized; these would go out
+# as they are). `prediction` is a predicted answer, only a speed-up.
+DROPPED_FIELDS = ("user", "metadata", "safety_identifier", "prediction")
 
 
 class WireError(Exception):
