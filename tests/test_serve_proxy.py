@@ -271,6 +271,19 @@ def test_a_non_loopback_address_is_refused_unless_allowed(privacy_engine, vault)
         ProxyServer(privacy_engine, vault, provider, port=0, token="short")
 
 
+def test_a_port_in_use_is_a_clear_error_and_stop_frees_the_port(privacy_engine, vault):
+    provider = create_provider(ProviderConfig("openai", base_url="http://127.0.0.1:9/v1", model="m", max_attempts=1))
+    first = ProxyServer(privacy_engine, vault, provider, port=0, token=TOKEN).start()
+    assert first.running and first.url == f"http://127.0.0.1:{first.port}/v1"
+    with pytest.raises(ServeError, match="cannot listen"):
+        ProxyServer(privacy_engine, vault, provider, port=first.port, token=TOKEN).start()
+    first.stop()
+    assert not first.running
+    again = ProxyServer(privacy_engine, vault, provider, port=first.port, token=TOKEN).start()
+    assert httpx.get(f"{again.url}/models", headers={"authorization": f"Bearer {TOKEN}"}).json()["data"][0]["id"] == "m"
+    again.stop()
+
+
 def test_the_token_is_kept_in_the_vault(vault):
     first = load_or_create_token(vault)
     assert len(first) >= 32 and load_or_create_token(vault) == first

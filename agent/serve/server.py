@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
 import secrets
 import socket
 import threading
@@ -90,7 +91,8 @@ def bind_socket(host: str, port: int) -> socket.socket:
     family, _, _, _, address = infos[0]
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if os.name != "nt":  # quick restarts; on Windows the option lets others take the port
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
         sock.listen(256)
     except OSError as exc:
@@ -146,13 +148,15 @@ class ProxyServer:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def _prepare(self):
+    def _prepare(self, *, embedded: bool):
         import uvicorn
 
         self._socket = bind_socket(self.host, self.requested_port)
         self.port = self._socket.getsockname()[1]
+        extra = {"log_config": None} if embedded else {}  # in the app: leave its logging alone
         config = uvicorn.Config(
             self.app,
+            **extra,
             log_level="info" if self.access_log else "warning",
             access_log=self.access_log,
             lifespan="off",
@@ -168,7 +172,7 @@ class ProxyServer:
         Raises ServeError (address in use...)."""
         if self.running:
             return self
-        server = self._prepare()
+        server = self._prepare(embedded=True)
         self._thread = threading.Thread(target=server.run, kwargs={"sockets": [self._socket]},
                                         name="veil-serve", daemon=True)
         self._thread.start()
@@ -183,7 +187,7 @@ class ProxyServer:
     def serve_forever(self, on_listening: Callable[[], None] | None = None) -> None:
         """Serve in this thread until Ctrl-C / SIGTERM (uvicorn handles the signals).
         `on_listening` runs once the port is bound (self.port is then the real one)."""
-        server = self._prepare()
+        server = self._prepare(embedded=False)
         try:
             if on_listening is not None:
                 on_listening()
