@@ -14,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -223,6 +224,22 @@ def test_bundle_holds_what_the_app_needs(built):
     present = [name for name in unwanted if (INTERNAL / name).exists()]
     assert not present
     assert not list(INTERNAL.glob("presidio*")) and not list(INTERNAL.glob("**/libtk*"))
+    dangling = [str(p.relative_to(BUNDLE)) for p in BUNDLE.rglob("*") if p.is_symlink() and not p.exists()]
+    assert not dangling
+
+
+def test_bundle_glibc_requirement_is_recorded(built):
+    """The newest glibc symbol version any bundled binary needs: the oldest Linux the
+    bundle runs on (it is built against the build machine's glibc)."""
+    newest = (0, 0)
+    for path in INTERNAL.rglob("*.so*"):
+        if path.is_symlink() or not path.is_file():
+            continue
+        dump = subprocess.run(["objdump", "-T", str(path)], capture_output=True, text=True, check=False).stdout
+        for major, minor in re.findall(r"\bGLIBC_(\d+)\.(\d+)", dump):  # "(GLIBC_2.34) memcpy"
+            newest = max(newest, (int(major), int(minor)))
+    assert newest >= (2, 17)  # found something: every libc user needs at least this
+    _record(built, glibc_required=f"{newest[0]}.{newest[1]}")
 
 
 def test_frozen_version(built, tmp_path):
