@@ -31,7 +31,7 @@ _SCORE = 0.4  # low: on overlaps the rule and NER spans win; above the default m
 _HANDLE = re.compile(r"(?<![\w@.])@[A-Za-z0-9_][A-Za-z0-9_.-]{1,38}[A-Za-z0-9_]")
 _HOTWORD_VALUE = re.compile(
     r"(?i)\b(?:user(?:name)?|user id|login|handle|account|nick(?:name)?|gamertag|screen name)"
-    r"\s*(?:is|:|=|-)?\s*[\"'`]?([A-Za-z0-9_][A-Za-z0-9_.-]{2,38})"
+    r"\b\s*(?:is|:|=|-)?\s*[\"'`]?\b([A-Za-z0-9_][A-Za-z0-9_.-]{2,38})"
 )
 _CODE_NAME = re.compile(
     r"(?i)\b(?:project|codename|code name|code-named|operation|initiative|programme|program)"
@@ -250,6 +250,8 @@ def _span(text: str, start: int, end: int, label: Label) -> Span | None:
     piece = text[start:end]
     if piece != piece.strip() or not plausible_item(piece):
         return None
+    if (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+        return None  # part of a longer word ("FormSubmit" in "handleFormSubmit")
     return Span(start, end, label, piece, _SCORE, DETECTOR_NAME)
 
 
