@@ -45,7 +45,7 @@ class ClipboardOutcome:
         parts = [_count_phrase(label, n) for label, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0]))]
         line = f"{verb} {', '.join(parts)}."
         if self.kept:
-            line += f" Kept {self.kept} (the text is about {'it' if self.kept == 1 else 'them'})."
+            line += f" {self.kept} left as {'it is' if self.kept == 1 else 'they are'}."
         return line
 
 

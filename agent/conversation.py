@@ -109,6 +109,7 @@ class Conversation:
         self._by_stand_in: dict[str, MapEntry] = {}
         self._choices: dict[str, EntityChoice] = {}
         self._unsaved: list[MapEntry] = []
+        self.revision = 0  # bumped on every map change: caches of the compiled map key on it
         self._unsaved_choices: list[EntityChoice] = []
         for entry in entries:
             self._index(entry)
@@ -117,6 +118,7 @@ class Conversation:
 
     # -- entity map -------------------------------------------------------------------
     def _index(self, entry: MapEntry) -> None:
+        self.revision += 1
         self._entries.append(entry)
         self._by_real.setdefault(fold(entry.real), entry)
         self._by_stand_in.setdefault(fold(entry.stand_in), entry)
@@ -141,6 +143,7 @@ class Conversation:
                 if existing.real == mention and existing.stand_in == stand_in:
                     return existing
             variant = MapEntry(mention, stand_in, entry.label, entry.action, parent=entry.parent or entry.real)
+            self.revision += 1
             self._entries.append(variant)
             self._by_stand_in.setdefault(fold(stand_in), variant)
             self._unsaved.append(variant)

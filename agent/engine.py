@@ -6,6 +6,7 @@ restore keep no per-call state outside the conversation, which locks itself).
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Mapping, Sequence
 
@@ -60,8 +61,8 @@ class Engine:
     ) -> SanitizeResult:
         """The text to send, with every entity decided and swapped. New map entries are
         added to the conversation (conversation.take_unsaved() hands them to a store)."""
-        text = _checked(text)
         warnings = _warnings_for(text)
+        text = _checked(text)
         detection = self.registry.detect(text, conversation)
         warnings.extend(detection.warnings)
         decisions = self.decider.decide(text, detection.spans, conversation, overrides)
@@ -150,12 +151,19 @@ def _checked(text: object) -> str:
         )
     if "\x00" in text:
         text = text.replace("\x00", "\ufffd")  # NUL breaks spaCy's tokenizer and terminals
+    if _SURROGATE.search(text):
+        text = _SURROGATE.sub("\ufffd", text)  # half a UTF-16 pair cannot be encoded or sent
     return text
 
 
-def _warnings_for(text: str) -> list[str]:
-    if not text:
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _warnings_for(text: object) -> list[str]:
+    if not isinstance(text, str) or not text:
         return []
+    if _SURROGATE.search(text):
+        return ["the text had broken characters (half of a UTF-16 pair); they were replaced by \ufffd and not checked"]
     control = sum(1 for ch in text[:10000] if ord(ch) < 32 and ch not in "\n\r\t")
     if control > len(text[:10000]) * 0.1:
         return ["the text looks like binary data; only what reads as text was checked"]

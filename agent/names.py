@@ -28,6 +28,14 @@ _SURNAME_FALLBACK = {
     "lt_LT": "lv_LV",
 }
 DEFAULT_LOCALE = "en_US"
+# Where a language's names come from first: ties between locales that share a name list
+# go to these (Giulia Rossi is Italian before she is Swiss or Belgian).
+_HOME_LOCALES = frozenset(
+    {"en_US", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_PT", "pt_BR", "nl_NL", "pl_PL", "ru_RU", "ja_JP", "zh_CN",
+     "ko_KR", "tr_TR", "sv_SE", "da_DK", "no_NO", "fi_FI", "cs_CZ", "hu_HU", "ro_RO", "el_GR", "en_IN", "ar_SA",
+     "he_IL", "uk_UA", "vi_VN", "th_TH", "id_ID", "fa_IR", "bg_BG", "hr_HR", "sk_SK", "sl_SI", "et_EE", "lv_LV",
+     "en_NG", "en_KE", "es_MX", "hi_IN", "bn_BD"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +161,9 @@ class NameLexicon:
                 scores[loc] = scores.get(loc, 0.0) + 1.0 / len(locales)
         if scores:
             # Ties go to the default locale, then alphabetically, so results are stable.
-            locale = max(sorted(scores), key=lambda loc: (scores[loc], loc == DEFAULT_LOCALE))
+            locale = max(
+                sorted(scores), key=lambda loc: (round(scores[loc], 6), loc == DEFAULT_LOCALE, loc in _HOME_LOCALES)
+            )
         else:
             locale = next(
                 (loc for loc in sorted(self.pools) if self.scripts.get(loc) == script),

@@ -9,6 +9,7 @@ text cannot be the beginning of a stand-in, so a half-restored value is never sh
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 
 from agent.conversation import Conversation, MapEntry, fold
@@ -49,7 +50,7 @@ def _bounded(surface: str, pattern: str) -> str:
     "Emmanuel"), a number not inside a longer number ("2001-06-23" may be followed by
     "T00:00", as it was in the text sent)."""
     first, last = surface[:1], surface[-1:]
-    before = r"(?<![\w@])" if first.isalpha() else (r"(?<!\d)" if first.isdigit() else "")
+    before = r"(?<![\w@])" if first.isalpha() else (r"(?<![\d+(])" if first.isdigit() else "")
     after = r"(?![\w@])" if last.isalpha() else (r"(?!\d)" if last.isdigit() else "")
     return f"(?:{before}{pattern}{after})"
 
@@ -97,12 +98,13 @@ class CompiledRestorer:
             if entry.label in _DIGIT_LABELS and len(_digits(entry.stand_in)) >= 7:
                 digits = _digits(entry.stand_in)
                 self.by_digits.setdefault(digits, target)
-                patterns.append((len(entry.stand_in), _bounded(digits, _SEPARATORS.join(re.escape(d) for d in digits))))
+                # The LLM's own "(" or "+" in front belongs to the number it re-formatted.
+                patterns.append((len(entry.stand_in), _bounded(digits, r"\+?\(?" + _SEPARATORS.join(re.escape(d) for d in digits))))
                 if entry.label is Label.PHONE and len(digits) > 10:
                     # The LLM may drop the country code: match the national number too.
                     national = digits[-10:]
                     self.by_digits.setdefault(national, target)
-                    patterns.append((len(national), _bounded(national, _SEPARATORS.join(national))))
+                    patterns.append((len(national), _bounded(national, r"\+?\(?" + _SEPARATORS.join(national))))
             if entry.label is Label.IBAN:
                 compact = re.sub(r"[\s-]", "", entry.stand_in).upper()
                 self.by_alnum.setdefault(compact, target)
@@ -195,19 +197,18 @@ class CompiledRestorer:
 
 
 class Restorer:
-    """Restores answers for conversations; compiled maps are cached per map size."""
+    """Restores answers for conversations; a compiled map is cached per conversation
+    object and map revision (a conversation re-created under the same id is another)."""
 
     def __init__(self) -> None:
-        self._cache: dict[str, tuple[int, CompiledRestorer]] = {}
+        self._cache: weakref.WeakKeyDictionary[Conversation, tuple[int, CompiledRestorer]] = weakref.WeakKeyDictionary()
 
     def compiled(self, conversation: Conversation) -> CompiledRestorer:
-        entries = conversation.entries
-        cached = self._cache.get(conversation.id)
-        if cached is None or cached[0] != len(entries):
-            if len(self._cache) > 64:
-                self._cache.clear()
-            cached = (len(entries), CompiledRestorer(entries))
-            self._cache[conversation.id] = cached
+        cached = self._cache.get(conversation)
+        if cached is None or cached[0] != conversation.revision:
+            revision = conversation.revision
+            cached = (revision, CompiledRestorer(conversation.entries))
+            self._cache[conversation] = cached
         return cached[1]
 
     def restore(self, text: str, conversation: Conversation) -> RestoreResult:

@@ -81,7 +81,6 @@ def test_no_warning_for_ordinary_text(privacy_engine):
         ("👨‍👩‍👧 family of Sarah Mitchell, café e\u0301 \u200b\u200d", ["Sarah Mitchell"]),
         pytest.param(
             "🇩🇪 IBAN DE89 3704 0044 0532 0130 00 🇩🇪", ["DE89 3704 0044 0532 0130 00"],
-            marks=pytest.mark.xfail(strict=True, reason="bug: NER tags '🇩🇪 IBAN' as a PERSON; the flag is swapped away"),
         ),
         ("Thanks 🙏 John Baker 🙏 for +1 415-555-2671 📞", ["John Baker", "+1 415-555-2671"]),
     ],
@@ -131,7 +130,8 @@ def test_lone_surrogate_does_not_crash(privacy_engine):
     result, restored = round_trip(privacy_engine, text)
     assert "sarah@globaltech.com" not in result.sanitized
     assert result.warnings, "the user is told something was not checked"
-    assert restored.text == text
+    # Half a UTF-16 pair cannot be encoded for sending: it is replaced, and said so.
+    assert restored.text == text.replace("\ud800", "\ufffd")
 
 
 @pytest.mark.parametrize(
@@ -209,9 +209,6 @@ def _sanitize_time_in_subprocess(text_expression: str, budget_s: float) -> float
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="bug: a long run without spaces or sentence ends makes spaCy's "
-                   "tokenizer/parser quadratic (15,000 emoji ~30 s, 60,000 ~8 min; 'ab-' x 20,000 ~16 s); "
-                   "the engine does not cut such runs before parsing")
 @pytest.mark.parametrize("expression", ["'😀🎉👋' * 5000", "'ab-' * 20000"])
 def test_long_run_without_spaces_in_bounded_time(expression):
     # The budget is 120 s per MB: 60 kB of UTF-8 gets 7 s.

@@ -87,7 +87,6 @@ def test_phone_reformatted_by_the_llm(privacy_engine, conversation, answer):
     assert result.spans[0].real == "+1 415-555-2671"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the restored phone keeps the LLM's leading '(' or '+' and adds its own ('(+1 415-...', '++1 ...')")
 @pytest.mark.parametrize("answer", ["Call (415) 555-0147.", "Call +14155550147."])
 def test_reformatted_phone_is_restored_without_stray_punctuation(privacy_engine, conversation, answer):
     text = restore(privacy_engine, answer, conversation).text
@@ -197,8 +196,6 @@ def test_round_trip(privacy_engine, original):
     assert result.text == original and result.unrestored == []
 
 
-@pytest.mark.xfail(strict=True, reason="bug: restorers are cached by conversation id and map size only; a new "
-                   "conversation with a reused id restores with the old map")
 def test_conversations_with_a_reused_id_do_not_share_a_restorer(privacy_engine):
     first = Conversation("reused-id")
     first.add_entry(MapEntry("Sarah Mitchell", "Emma Clarke", Label.PERSON))

@@ -88,7 +88,6 @@ def test_person_keeps_cultural_origin(privacy_engine, seed):
     assert last in names.last_names("en_IN")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: origin ties go to the alphabetically first locale (fr_BE, de_CH), not it_IT")
 @pytest.mark.parametrize("name", [["Giulia", "Rossi"], ["Mario", "Bianchi"]])
 def test_italian_names_keep_an_italian_origin(name):
     assert lexicon().profile(name).locale == "it_IT"
@@ -327,8 +326,6 @@ def test_address_keeps_its_layout(privacy_engine, seed):
     assert re.fullmatch(r"\d{3} [A-Z][A-Za-z]+ Street, Apt \d[A-Z], [A-Z][A-Za-z]+, IL \d{5}", fake), fake
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the address takes the sentence's full stop and its stand-in drops it; "
-                   "'Terrace' is not kept as a street type")
 def test_address_keeps_street_type_and_sentence_end(privacy_engine):
     result, _ = sanitize(privacy_engine, "Send it to 742 Evergreen Terrace, Springfield.", seed=3)
     fake = next(e.sent for e in result.entities if e.label is Label.ADDRESS)
@@ -352,7 +349,6 @@ def test_same_real_same_stand_in_within_a_conversation(privacy_engine):
     assert len(sent) == 2 and sent[0] == sent[1]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a re-formatted phone in a later message gets a new, different stand-in")
 def test_reformatted_phone_keeps_its_stand_in(privacy_engine):
     conversation = Conversation(seed=3)
     first, _ = sanitize(privacy_engine, "Reach me on +1 415-555-2671 today.", conversation=conversation)

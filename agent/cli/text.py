@@ -110,13 +110,15 @@ def _sanitize_lines(engine, store) -> int:
     for number, line in enumerate(sys.stdin, 1):
         if not line.strip():
             continue
+        item = None
         try:
             item = json.loads(line)
             text = item["text"]
             if not isinstance(text, str):
                 raise TypeError("text must be a string")
         except (ValueError, KeyError, TypeError) as exc:
-            out = {"id": None, "error": f"line {number}: expected a JSON object with a text string ({exc})"}
+            line_id = item.get("id") if isinstance(item, dict) else None
+            out = {"id": line_id, "error": f"line {number}: expected a JSON object with a text string ({exc})"}
             print(json.dumps(out), flush=True)
             continue
         conversation_id = item.get("conversation")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import threading
+import weakref
 from dataclasses import dataclass
 
 from agent.conversation import Conversation, MapEntry, fold
@@ -93,20 +94,19 @@ class ConversationMemoryDetector:
     labels = frozenset(Label)
 
     def __init__(self) -> None:
-        self._cache: dict[str, tuple[int, MentionFinder]] = {}
+        # Per conversation object and map revision (an id can be reused by a new one).
+        self._cache: weakref.WeakKeyDictionary[Conversation, tuple[int, MentionFinder]] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
-    def _compiled(self, conversation: Conversation) -> "MentionFinder":
-        entries = conversation.entries
+    def _compiled(self, conversation: Conversation) -> MentionFinder:
         with self._lock:
-            cached = self._cache.get(conversation.id)
-            if cached and cached[0] == len(entries):
+            cached = self._cache.get(conversation)
+            if cached and cached[0] == conversation.revision:
                 return cached[1]
-        compiled = MentionFinder(entries)
+        revision = conversation.revision
+        compiled = MentionFinder(conversation.entries)
         with self._lock:
-            if len(self._cache) > 64:
-                self._cache.clear()
-            self._cache[conversation.id] = (len(entries), compiled)
+            self._cache[conversation] = (revision, compiled)
         return compiled
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:

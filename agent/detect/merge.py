@@ -52,8 +52,11 @@ def _absorb_contained(spans: list[Span]) -> list[Span]:
             inner = ordered[j]
             if inner.end <= outer.end and inner.label is outer.label and inner.score > best:
                 best = inner.score
+            if (inner.start, inner.end) == (outer.start, outer.end) and inner.canonical and not canonical:
+                canonical = inner.canonical  # the same text found by memory: keep its link
             j += 1
-        out.append(replace(outer, score=best, canonical=canonical) if best != outer.score else outer)
+        changed = best != outer.score or canonical != outer.canonical
+        out.append(replace(outer, score=best, canonical=canonical) if changed else outer)
     return out
 
 

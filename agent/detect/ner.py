@@ -80,6 +80,9 @@ class SpacyNerDetector:
             if lead and label is not Label.DATE:
                 start += lead.end()
                 value = text[start:end]
+            while value and not (value[0].isalnum() or value[0] in "'’\"“(["):
+                start += 1  # "🇩🇪 IBAN": symbols are not part of a name
+                value = value[1:]
             if value.endswith(("'s", "’s")):
                 end -= 2
                 value = value[:-2]

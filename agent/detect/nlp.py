@@ -6,12 +6,14 @@ lemmatizer are the slow half of en_core_web_sm and add nothing here).
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
 # Text is parsed in pieces of at most this many characters (spaCy's own limit is 1M and
 # memory grows with it); pieces are cut at paragraph or sentence ends.
 _PIECE = 100_000
+_LONG_RUN = re.compile(r"\S{64,}")
 
 
 class ModelMissing(RuntimeError):
@@ -50,6 +52,9 @@ class SpacyPipeline:
 
     def parse(self, text: str) -> Any:
         nlp = self.load()
+        # spaCy's tokenizer is quadratic on long runs without spaces (15,000 emoji take
+        # ~30 s); such a run is never a name. Offsets are kept: same-length filler.
+        text = _LONG_RUN.sub(lambda m: "x" * len(m.group()), text)
         if len(text) <= _PIECE:
             return nlp(text)
         from spacy.tokens import Doc

@@ -230,7 +230,7 @@ class PhoneDetector:
 
 
 # -- postal addresses ---------------------------------------------------------------
-_STREET_WORDS = (
+STREET_WORDS = (
     r"Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|"
     r"Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Plaza|Plz|Alley|"
     r"Crescent|Cres|Close|Row|Mews|Gardens|Gdns|Grove|Loop|Pike|Path|Ridge|Crossing|Xing|"
@@ -265,7 +265,7 @@ class AddressDetector:
     labels = frozenset({Label.ADDRESS})
     _street = re.compile(
         rf"\b\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?,?\s+(?:[NSEW]\.?\s+|(?:North|South|East|West)\s+)?"
-        rf"(?:[A-Z0-9][\w'’.\-]*\s+){{0,4}}?(?:{_STREET_WORDS})\b\.?{_UNIT}?{_CITY_STATE_ZIP}?"
+        rf"(?:[A-Z0-9][\w'’.\-]*\s+){{0,4}}?(?:{STREET_WORDS})\b\.?{_UNIT}?{_CITY_STATE_ZIP}?"
     )
     _eu_suffix = re.compile(rf"\b{_EU_STREET}\s+\d{{1,5}}[a-zA-Z]?(?:\s*[/-]\s*\d{{1,4}})?{_UNIT}?")
     _eu_prefix = re.compile(rf"(?:\b\d{{1,5}}(?:\s?(?:bis|ter))?,?\s+)?\b{_EU_PREFIX_STREET}(?:,?\s+\d{{1,5}}[a-zA-Z]?)?{_UNIT}?")

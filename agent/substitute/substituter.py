@@ -11,6 +11,7 @@ import logging
 import re
 
 from agent.conversation import Conversation, MapEntry, fold
+from agent.detect.patterns import STREET_WORDS
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
 from agent.entities import Action, Label, Span
 from agent.local_tasks import SurrogateProposer
@@ -18,7 +19,7 @@ from agent.substitute import formats
 from agent.substitute.dates import shift_date
 from agent.substitute.orgs_places import fake_org, fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial, parse_name
-from agent.substitute.rng import match_case, rng_for, same_shape
+from agent.substitute.rng import digits_into, match_case, rng_for, same_shape
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,9 @@ class Substituter:
             partial = self._partial(span, action, conversation)
             if partial is not None:
                 return partial
+            reformatted = self._reformatted_number(span, action, conversation)
+            if reformatted is not None:
+                return reformatted
         existing = conversation.lookup_real(span.text, action)
         if existing is not None:
             return existing
@@ -100,6 +104,20 @@ class Substituter:
         return conversation.add_entry(
             MapEntry(real=span.text, stand_in=derived, label=span.label, action=action, parent=full.real)
         )
+
+    def _reformatted_number(self, span: Span, action: Action, conversation: Conversation) -> MapEntry | None:
+        """"(415) 555-2671" after "+1 415-555-2671": the same number, the same stand-in
+        digits, written the way this mention is written."""
+        if span.label not in (Label.PHONE, Label.CREDIT_CARD, Label.SSN):
+            return None
+        full = conversation.lookup_real(span.canonical or "", action)
+        if full is None or full.action is not Action.REPLACE:
+            return None
+        real_digits, fake_digits, said = digits_of(full.real), digits_of(full.stand_in), digits_of(span.text)
+        if len(real_digits) != len(fake_digits) or not real_digits.endswith(said):
+            return None
+        form = digits_into(span.text, fake_digits[len(fake_digits) - len(said):])
+        return conversation.add_variant(full, span.text, form)
 
     def _realistic(self, span: Span, text: str, conversation: Conversation) -> str | None:
         real = span.text
@@ -175,8 +193,8 @@ class Substituter:
     def _address(self, rng, real: str, is_free) -> str:
         """Numbers change, street and town words change, the layout stays."""
         words = [w for w in self.persons.names.last_names("en_US") if w.isalpha() and len(w) > 3]
-        street_types = re.compile(r"(?i)^(street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|"
-                                  r"place|pl|apt|apartment|suite|ste|unit|po|p\.o\.|box|floor|fl|[nsew]|north|south|east|west)\.?,?$")
+        street_types = re.compile(rf"(?i)^(?:{STREET_WORDS}|apt|apartment|suite|ste|unit|flat|po|p\.o\.|box|floor|fl|"
+                                  r"[nsew]|north|south|east|west)\.?,?$")
 
         def swap(match: re.Match[str]) -> str:
             token = match.group()
