@@ -426,3 +426,34 @@ def test_veil_serve_prints_url_and_token_and_keeps_the_token(tmp_path):
     refused = subprocess.run([sys.executable, "-c", "import sys; from agent.cli import main; sys.exit(main(sys.argv[1:]))",
                               "serve", "--host", "0.0.0.0"], check=False, cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "--allow-remote" in refused.stderr
+
+
+def test_text_held_back_comes_before_the_finish_even_in_the_finishing_chunk(privacy_engine):
+    from agent.conversation import Conversation, MapEntry
+    from agent.serve.restoring import ChunkRestorer
+
+    conversation = Conversation()
+    conversation.add_entry(MapEntry("Anjali Gupta", "Priya Sharma", Label.PERSON))
+
+    def chunk(content: str | None, finish: str | None = None, tool_args: str | None = None) -> dict:
+        delta = {} if content is None else {"content": content}
+        if tool_args is not None:
+            delta["tool_calls"] = [{"index": 0, "function": {"arguments": tool_args}}]
+        return {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    restorer = ChunkRestorer(privacy_engine, conversation)
+    sent = []
+    for piece in (chunk("Ask Priya"), chunk(" Sha", tool_args='{"to": "Priya Sh'),
+                  chunk("rma and Pri", "stop", tool_args='arma", "cc": "Pri"}')):
+        sent += restorer.feed(piece)
+    sent += restorer.finish()
+    content = "".join(c["choices"][0]["delta"].get("content") or "" for c in sent if c["choices"])
+    arguments = "".join(t["function"]["arguments"] for c in sent if c["choices"]
+                        for t in c["choices"][0]["delta"].get("tool_calls") or [])
+    # "Pri" could begin a stand-in: held back until the finish, then sent as it is.
+    assert content == "Ask Anjali Gupta and Pri"
+    assert json.loads(arguments) == {"to": "Anjali Gupta", "cc": "Pri"}
+    finishes = [c["choices"][0]["finish_reason"] for c in sent if c["choices"]]
+    assert finishes[-1] == "stop" and finishes.count("stop") == 1  # the finish is the last thing said
+    assert not any("Priya" in (c["choices"][0]["delta"].get("content") or "") for c in sent)

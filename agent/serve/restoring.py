@@ -98,22 +98,27 @@ class ChunkRestorer:
     def feed(self, chunk: dict[str, Any]) -> list[dict[str, Any]]:
         chunk = copy.deepcopy(chunk)
         self._envelope = {k: chunk[k] for k in ("id", "object", "created", "model", "system_fingerprint") if k in chunk}
-        out: list[dict[str, Any]] = []
         keep = not chunk.get("choices") or chunk.get("usage") is not None
+        finishing: list[dict[str, Any]] = []
         for choice in iter_choices(chunk):
-            index = choice.get("index", 0)
             delta = choice.get("delta")
             if isinstance(delta, dict):
-                keep |= self._restore_delta(index, delta)
-            if choice.get("finish_reason"):
-                keep = True
-                flushed = self._flush(index)
-                if flushed is not None:
-                    out.append(flushed)
+                keep |= self._restore_delta(choice.get("index", 0), delta)
             keep |= bool(choice.get("logprobs"))
-        if keep:
-            out.append(chunk)
-        return out
+            if choice.get("finish_reason"):
+                finishing.append(choice)
+        if not finishing:
+            return [chunk] if keep else []
+        tails = [t for t in (self._flush(c.get("index", 0)) for c in finishing) if t is not None]
+        if not tails:
+            return [chunk]
+        # What was held back belongs after this chunk's text and before the finish: the
+        # chunk without its finish reasons, the held-back text, then the finish reasons.
+        finishes = [{"index": c.get("index", 0), "delta": {}, "logprobs": None, "finish_reason": c["finish_reason"]}
+                    for c in finishing]
+        for choice in finishing:
+            choice["finish_reason"] = None
+        return [chunk] * keep + tails + [{**self._envelope, "choices": finishes}]
 
     def finish(self) -> list[dict[str, Any]]:
         """Whatever is still held back (for choices whose finish chunk never came)."""
