@@ -264,6 +264,7 @@ def test_frozen_self_test_offscreen_assembles_the_bundled_model(built, tmp_path)
     assert "3 values restored" in out
     model = tmp_path / "veil-home" / "data" / "models" / "gemma-3-270m-q4_k_m.gguf"
     assert model.stat().st_size == 253113024
+    model.unlink()  # 253 MB: pytest keeps the tmp folders of the last sessions
     assert not (tmp_path / "veil-home" / "data" / "vault.db").exists()  # the vault was temporary
     _record(built, self_test_offscreen_first_run_seconds=round(seconds, 2), self_test_offscreen_output=out)
 
@@ -384,3 +385,4 @@ def test_tarball_installs_and_uninstalls_for_one_user(built, tmp_path):
 
     installed_size = subprocess.run(["du", "-sh", str(unpacked)], capture_output=True, text=True, check=True)
     _record(built, unpacked_tarball_du=installed_size.stdout.split()[0])
+    shutil.rmtree(unpacked)  # ~600 MB: pytest keeps the tmp folders of the last sessions
