@@ -47,8 +47,15 @@ class Engine:
         self._restore_lock = threading.Lock()
 
     def warm_up(self) -> None:
-        """Load the slow parts (spaCy, name lists) now rather than on the first message."""
-        self.sanitize("Warm-up: Jane Doe from Paris, jane@example.org.", Conversation("warm-up"))
+        """Load the slow parts (spaCy, name and word lists, gazetteers) now rather than on
+        the first message."""
+        from agent.words import is_common_word
+
+        is_common_word("warm")
+        self.sanitize(
+            "Warm-up: Jane Doe from Paris works at Globex LLC; the Server told Troi (jane@example.org).",
+            Conversation("warm-up"),
+        )
 
     def detect(self, text: str, conversation: Conversation | None = None) -> list[Span]:
         return self.registry.detect(_checked(text), conversation).spans

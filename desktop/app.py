@@ -448,6 +448,7 @@ def run_app(args: Sequence[str] = ()) -> int:
         settings.first_run_done = True  # never overwrite a broken file through the wizard
     veil = VeilApp(app, settings, settings_problem=problem)
     holder["app"] = veil
+    _quit_on_signals(app)
     veil.start(open_chat=options.chat)
     if veil.tray is None:
         app.setQuitOnLastWindowClosed(True)
@@ -455,6 +456,19 @@ def run_app(args: Sequence[str] = ()) -> int:
     veil.shutdown()
     server.close()
     return code
+
+
+def _quit_on_signals(app: QApplication) -> None:
+    """Ctrl-C in a terminal and SIGTERM (logout, kill) close Veil cleanly: the vault is
+    checkpointed and the engine process told to stop. Python only runs signal handlers
+    between bytecodes, so a timer wakes the interpreter regularly."""
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: app.quit())
+    wake = QTimer(app)
+    wake.timeout.connect(lambda: None)
+    wake.start(300)
 
 
 def show_fatal(text: str) -> None:  # pragma: no cover - last resort before a crash

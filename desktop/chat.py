@@ -363,6 +363,7 @@ class ChatWindow(QMainWindow):
         self.empty_label.setWordWrap(True)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setEnabled(False)
+        self.transcript_layout.addStretch(1)
         self.transcript_layout.addWidget(self.empty_label)
         self.transcript_layout.addStretch(1)
         self.transcript.setWidget(holder)
@@ -662,11 +663,17 @@ class ChatWindow(QMainWindow):
             view.deleteLater()
         self.views = []
         self.empty_label.setVisible(True)
+        self._top_stretch(True)
+
+    def _top_stretch(self, on: bool) -> None:
+        """The empty-state text sits in the middle; messages start at the top."""
+        self.transcript_layout.setStretch(0, 1 if on else 0)
 
     def _add_view(self, role: str) -> MessageView:
         view = MessageView(role)
         view.retry_clicked.connect(self.retry)
         self.empty_label.setVisible(False)
+        self._top_stretch(False)
         self.transcript_layout.insertWidget(self.transcript_layout.count() - 1, view)
         self.views.append(view)
         return view

@@ -118,7 +118,7 @@ class ChunkRestorer:
                     for c in finishing]
         for choice in finishing:
             choice["finish_reason"] = None
-        return [chunk] * keep + tails + [{**self._envelope, "choices": finishes}]
+        return ([chunk] if keep else []) + tails + [{**self._envelope, "choices": finishes}]
 
     def finish(self) -> list[dict[str, Any]]:
         """Whatever is still held back (for choices whose finish chunk never came)."""
