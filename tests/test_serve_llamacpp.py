@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import openai
 import pytest
+from provider_fakes import wait_until
 from serve_support import mentions
 
 from agent.providers import ProviderConfig, create_provider
@@ -49,8 +50,9 @@ def test_openai_client_through_the_proxy_to_llama_cpp(proxied_llama):
 
     # What reached llama.cpp, per the audit log: stand-ins only, and both requests in one
     # conversation (same opening message).
+    # A stream's entry is updated just after [DONE] went out.
+    assert wait_until(lambda: [a.status for a in vault.list_audit()] == ["answered", "answered"])
     audit = vault.list_audit()
-    assert [a.status for a in audit] == ["answered", "answered"]
     assert all(a.conversation_id == whole.headers[CONVERSATION_HEADER] for a in audit)
     for entry in audit:
         assert entry.sent_text.startswith("[user] Write one sentence to ")

@@ -359,8 +359,9 @@ def test_every_request_is_in_the_audit_log_with_sanitized_text_only(serve, vault
         with pytest.raises(openai.APIStatusError):
             client.chat.completions.create(model="up-model", messages=[{"role": "user", "content": PROMPT + " Now!"}])
         conversation = response.headers[CONVERSATION_HEADER]
+    # A stream's entry is updated just after [DONE] went out.
+    assert wait_until(lambda: [a.status for a in vault.list_audit()] == ["failed", "answered"])
     audit = vault.list_audit()
-    assert [a.status for a in audit] == ["failed", "answered"]
     for entry in audit:
         assert entry.provider == "openai" and entry.model == "up-model"
         assert entry.sent_text.startswith("[user] Write to ")

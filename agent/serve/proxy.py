@@ -174,12 +174,13 @@ class Exchange:
             raise
         finally:
             upstream.close()
+        # A client may send its next turn the moment it has [DONE]: the memo is ready first.
+        self._remember(restorer.pairs())
         try:
             # The client can be told the answer is complete before the vault is updated.
             yield ANSWER_COMPLETE
         finally:
             self._end(*restorer.texts(), None)
-            self._remember(restorer.pairs())
 
     def completion(self) -> dict[str, Any]:
         try:
