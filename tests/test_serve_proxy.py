@@ -196,9 +196,10 @@ def test_a_continued_chat_reuses_its_stand_ins_and_sends_its_history_unchanged(s
     with FakeProvider("openai", key=UPSTREAM_KEY) as upstream:
         _, client = serve(upstream.base_url)
         first = client.chat.completions.with_raw_response.create(
-            model="up-model", messages=[{"role": "system", "content": "Be brief."}, {"role": "user", "content": PROMPT}])
-        answer = first.parse().choices[0].message.content
-        assert answer == f"You wrote: {PROMPT}"  # real values: what the client will send back
+            model="up-model", messages=[{"role": "system", "content": "Be brief."}, {"role": "user", "content": PROMPT}],
+            stream=True)
+        answer = stream_text(first.parse())
+        assert answer == f"You wrote: {PROMPT}"  # real values: what the client sends back, at once
         second = client.chat.completions.with_raw_response.create(model="up-model", messages=[
             {"role": "system", "content": "Be brief."}, {"role": "user", "content": PROMPT},
             {"role": "assistant", "content": answer}, {"role": "user", "content": "Also cc Anjali Gupta, please."}])
