@@ -193,6 +193,8 @@ def test_fifty_streaming_clients_without_errors_cross_talk_or_memory_growth(tmp_
             proxy.kill()
         upstream.communicate(timeout=30)
 
+    answers = proxied.answers + alone_proxy.answers
+    exact = sum(answer == f"You wrote: {asked}" for _, asked, answer in answers)
     report = {
         "clients": CLIENTS,
         "seconds": round(proxied.seconds, 1),
@@ -209,6 +211,7 @@ def test_fifty_streaming_clients_without_errors_cross_talk_or_memory_growth(tmp_
         "alone_direct_p50_ms": ms(pct(alone_direct.latencies, 50)),
         "rss_mb": rss_summary(rss),
         "errors": len(proxied.errors),
+        "answers_restored_exactly": f"{exact}/{len(answers)}",
     }
     print("\nveil serve load:", json.dumps(report, indent=1))
     record_property("veil_serve_load", report)
@@ -219,16 +222,13 @@ def test_fifty_streaming_clients_without_errors_cross_talk_or_memory_growth(tmp_
     assert served == set(range(CLIENTS)), "every client got answers"
 
     # No cross-talk: each answer is its own text restored, with no other client's values.
-    exact = 0
-    for client, asked, answer in proxied.answers + alone_proxy.answers:
-        exact += answer == f"You wrote: {asked}"
+    for client, asked, answer in answers:
         own = people[client]
         assert own.email in answer, (asked, answer)
         for other, person in enumerate(people):
             if other != client:
                 assert not mentions(answer, person.email) and not mentions(answer, person.name), (client, other, answer)
-    total = len(proxied.answers) + len(alone_proxy.answers)
-    assert exact / total >= 0.99, f"only {exact}/{total} answers restored exactly"
+    assert exact / len(answers) >= 0.99, f"only {exact}/{len(answers)} answers restored exactly"
 
     # Nothing real reached the upstream: each proxied request against its client's values.
     sent = [r for r in json.loads(dump.read_text()) if r.get("user") != "direct"]
