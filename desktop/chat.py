@@ -59,6 +59,10 @@ def _e(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def _nowrap(tip: str) -> str:
+    return f"<div style='white-space:nowrap'>{tip}</div>"
+
+
 def preview_marks(result) -> list[Mark]:
     """Marks for a SanitizeResult: each entity at its place in the sanitized text."""
     marks = []
@@ -75,7 +79,7 @@ def preview_marks(result) -> list[Mark]:
             tip += ("<i>Secrets are never sent</i>" if r.label is Label.SECRET
                     else "<i>Click to send the real value instead</i>")
             style = "replaced"
-        marks.append(Mark(r.sanitized_start, r.sanitized_end, label, style, tip, r))
+        marks.append(Mark(r.sanitized_start, r.sanitized_end, label, style, _nowrap(tip), r))
     return marks
 
 
@@ -84,7 +88,7 @@ def restored_marks(spans, offset: int = 0) -> list[Mark]:
     being added starts)."""
     return [
         Mark(s.start - offset, s.end - offset, s.label.value, "restored",
-             f"<b>{s.label.value}</b> — restored: <b>{_e(s.real)}</b><br>the answer said: {_e(s.stand_in)}", s)
+             _nowrap(f"<b>{s.label.value}</b> — restored: <b>{_e(s.real)}</b><br>the answer said: {_e(s.stand_in)}"), s)
         for s in spans
     ]
 
@@ -294,6 +298,8 @@ class ChatWindow(QMainWindow):
         self.conversation_list = QListWidget()
         self.conversation_list.setObjectName("conversations")
         self.conversation_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.conversation_list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.conversation_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.conversation_list.itemActivated.connect(self._conversation_chosen)
         self.conversation_list.itemClicked.connect(self._conversation_chosen)
         self.conversation_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -529,7 +535,8 @@ class ChatWindow(QMainWindow):
                 continue  # the clipboard's maps: kept for restoring, not chats
             item = QListWidgetItem(summary.title or "(untitled)")
             item.setData(Qt.ItemDataRole.UserRole, summary.id)
-            item.setToolTip(f"{summary.message_count} messages")
+            item.setToolTip(f"{_e(summary.title or '(untitled)')}<br>{summary.message_count} "
+                            f"message{'s' if summary.message_count != 1 else ''} · F2 renames, Delete deletes")
             self.conversation_list.addItem(item)
             if summary.id == current:
                 item.setSelected(True)

@@ -42,7 +42,9 @@ class EntityStyle:
 
 
 def is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+    """A dark theme has light text. (The text colour, not the background: a widget whose
+    style sheet makes its background transparent reports a transparent, "black" Window.)"""
+    return palette.color(QPalette.ColorRole.WindowText).lightness() > 128
 
 
 def entity_style(label: str, palette: QPalette) -> EntityStyle:

@@ -91,7 +91,7 @@ class SettingsDialog(QDialog):
         self._download_cancel: Any = None
         self.setWindowTitle("Veil — Settings")
         self.setWindowIcon(icons.icon())
-        self.resize(760, 600)
+        self.resize(860, 640)
         layout = QVBoxLayout(self)
         self.tabs = QTabWidget()
         self.tabs.addTab(self._provider_tab(), "&Provider")
@@ -144,7 +144,7 @@ class SettingsDialog(QDialog):
         self.key_status = QLabel()
         self.key_status.setEnabled(False)
         key_row.addWidget(self.key_status)
-        form.addRow("API &key:", key_row)
+        form.addRow("API key:", key_row)
         self.temperature = QDoubleSpinBox()
         self.temperature.setRange(0.0, 2.0)
         self.temperature.setSingleStep(0.1)
@@ -233,6 +233,8 @@ class SettingsDialog(QDialog):
     def _protection_tab(self) -> QWidget:
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         page = QWidget()
         layout = QVBoxLayout(page)
         general = QGroupBox("How values are replaced")
@@ -257,11 +259,13 @@ class SettingsDialog(QDialog):
             combo = QComboBox()
             combo.setObjectName(f"policy-{label.value}")
             for value in POLICY_VALUES:
-                combo.addItem({"auto": "auto (keep when asked about)", "replace": "replace", "label": "label",
+                combo.addItem({"auto": "auto", "replace": "replace", "label": "label ([TYPE_1])",
                                "keep": "keep"}[value], value)
+            combo.setToolTip("auto: replaced, unless the text asks about it (a public person, place or "
+                             "organisation); replace: a realistic stand-in; label: [PERSON_1]; keep: sent as it is")
             combo.setCurrentIndex(max(0, combo.findData(self.settings.policy_for(label))))
             if label in DIRECT_IDENTIFIERS or label is Label.SECRET:
-                combo.setToolTip("Direct identifiers and secrets are always replaced; 'keep' acts as 'replace'.")
+                combo.setToolTip("Direct identifiers and secrets are always replaced: 'keep' and 'auto' act as 'replace'.")
             self.policy_combos[label.value] = combo
             grid.addWidget(name, row // 2, (row % 2) * 2)
             grid.addWidget(combo, row // 2, (row % 2) * 2 + 1)
@@ -381,7 +385,10 @@ class SettingsDialog(QDialog):
         self.catalog_tree.setObjectName("catalog")
         self.catalog_tree.setHeaderLabels(["Model", "Size", "Installed", "Licence", "Good for"])
         self.catalog_tree.setRootIsDecorated(False)
-        self.catalog_tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.catalog_tree.header()
+        header.setStretchLastSection(True)
+        for column in range(4):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         layout.addWidget(self.catalog_tree, 1)
         row = QHBoxLayout()
         self.download_button = QPushButton("&Download")
@@ -438,18 +445,16 @@ class SettingsDialog(QDialog):
             self.catalog_tree.clear()
             for entry, installed in rows:
                 item = QTreeWidgetItem([
-                    f"{entry.title} ({entry.name})", _human(entry.size),
+                    entry.title, _human(entry.size),
                     "yes" if installed else ("bundled" if entry.is_bundled else "no"),
                     entry.licence, ", ".join(entry.tasks) or "answers",
                 ])
                 item.setData(0, Qt.ItemDataRole.UserRole, entry)
-                item.setToolTip(0, entry.notes or entry.title)
+                item.setToolTip(0, f"{entry.name}: {entry.notes or entry.title}")
                 self.catalog_tree.addTopLevelItem(item)
                 if entry.name == self.settings.local_model.name and not self.settings.local_model.path:
                     item.setSelected(True)
                     self.catalog_tree.setCurrentItem(item)
-            for column in range(1, 5):
-                self.catalog_tree.resizeColumnToContents(column)
 
         self.background.submit(load, show, lambda exc: self.model_info.setText(f"Catalog unavailable: {exc}"))
 

@@ -115,6 +115,8 @@ class PersonSurrogates:
             key = fold(candidate)
             if key == real_key or key in taken or " " in candidate or not is_free(candidate):
                 continue
+            if len(real_key) >= 3 and (real_key in key or key in real_key):
+                continue  # "Sengupta" for "Gupta" would carry the real name inside it
             return candidate
         return None
 
