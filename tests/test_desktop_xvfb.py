@@ -1,0 +1,205 @@
+"""The three user journeys of design.md ("Who uses it") end to end on a real X server:
+Xvfb with trayer as the system tray, the real clipboard (xclip), real key presses and
+clicks (xdotool), the real engine, a real vault, and an OpenAI-compatible server on
+loopback. The app runs in its own process (tests/desktop_driver.py, or `veil` itself).
+
+Screenshots go to a tmp folder, or to docs/screenshots with VEIL_UPDATE_SCREENSHOTS=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from desktop_support import (  # noqa: F401  (fixtures)
+    REPO,
+    TEST_PASSPHRASE,
+    run_driver,
+    wait_for,
+    xclip_get,
+    xclip_set,
+    xserver,
+)
+from provider_fakes import FakeProvider, Reply, last_user_text
+
+pytestmark = [pytest.mark.xvfb, pytest.mark.gui]
+
+# Start to tray on 2 shared cores: measured 0.6-1.1 s (design target 2 s); the bound
+# leaves room for a loaded CI machine.
+START_TO_TRAY_BOUND_S = 3.0
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    if os.environ.get("VEIL_UPDATE_SCREENSHOTS") == "1":
+        return REPO / "docs" / "screenshots"
+    return tmp_path / "screenshots"
+
+
+def driver_ok(report: dict) -> dict:
+    assert report.get("ok"), report.get("traceback") or report
+    return report
+
+
+# -- journey 1: install, start, an icon in the tray, first run: provider, key, done -------------
+def test_journey_1_first_run_tray_provider_and_key(xserver, tmp_path, shots):
+    key = "sk-journey-one-5678"
+    home = tmp_path / "home"
+    home.mkdir()
+    with FakeProvider("openai", key=key) as server:
+        report = driver_ok(run_driver(xserver, "first-run", home, server.base_url, key, str(shots)))
+    tray = report["tray"]
+    assert tray["available"] and tray["visible"], tray
+    assert tray["geometry"][2] > 0 and tray["geometry"][1] < 40  # docked in trayer, top edge
+    assert tray["menu"][:3] == ["Open chat", "Sanitize clipboard", "Restore clipboard"]
+    assert {"Pause protection", "Settings…", "Quit"} <= set(tray["menu"])
+    assert "Provider: OpenAI-compatible (model-a)" in tray["tooltip"] and "Vault: unlocked" in tray["tooltip"]
+    assert report["default_provider"] == "local"
+    assert report["saved"] == {"kind": "openai", "base_url": server.base_url, "model": "model-a", "first_run_done": True}
+    assert report["key_in_keyring"]
+    assert report["key_field_echo"] != 0  # typed as a password
+    assert key not in (home / "config" / "config.toml").read_text()
+    assert report["chat_visible"]
+    assert report["tray_after_s"] < 1.0  # the tray is shown before anything slow starts
+
+
+# -- journey 2: chat; see what leaves before sending; answer restored and highlighted -------------
+def answer_for(body: dict) -> str:
+    """What a helpful LLM would write back, using the stand-ins it was given."""
+    sent = last_user_text("openai", body)
+    found = re.search(r"reply to (.+?) \((\S+?)\)", sent)
+    if not found:
+        return "Here is a summary: the notes describe next quarter's plan."
+    name, mail = found.groups()
+    copy = re.search(r"copy (.+?)\.$", sent)
+    return (f"Dear {name.split()[0]},\n\nThank you for your message. I confirm our meeting on Friday at the office. "
+            f"I will send the agenda to {mail} beforehand{' and copy ' + copy.group(1) if copy else ''}.\n\n"
+            f"Best regards")
+
+
+def test_journey_2_chat_preview_keep_replace_send_restored_answer(xserver, tmp_path, shots):
+    home = tmp_path / "home"
+    home.mkdir()
+    with FakeProvider("openai") as server:
+        server.plan(Reply(answer_for, chunk_size=5, chunk_delay=0.01), Reply(answer_for, chunk_size=5, chunk_delay=0.01))
+        report = driver_ok(run_driver(xserver, "chat", home, server.base_url, str(shots)))
+        bodies = server.all_bodies()
+        got = last_user_text("openai", server.requests[-1].json)
+    # Before sending, the preview showed exactly what left the machine.
+    assert got == report["sent_preview"] == report["preview"]
+    for real in ("Sarah Mitchell", "sarah.m@globaltech.com", "Dev Patel", "Anjali Gupta"):
+        assert real not in bodies
+    marks = {real: (label, style) for label, style, real, _ in report["preview_marks"]}
+    assert marks["Sarah Mitchell"] == ("PERSON", "replaced") and marks["sarah.m@globaltech.com"][0] == "EMAIL"
+    assert "Sarah Mitchell" in report["preview_tooltip"]  # hover: the real value
+    if "after_click_changed" in report:  # clicking "Chicago" forces a stand-in, clicking again keeps it
+        assert report["after_click_changed"] and report["after_click_style"] == "replaced"
+        assert report["after_second_click"]
+    # The answer came back with the real values, highlighted, the stand-in in the tooltip.
+    assert report["answer"].startswith("Dear Sarah,")
+    assert "sarah.m@globaltech.com" in report["answer"] and "Dev Patel" in report["answer"]
+    restored = {(real, stand) for _, real, stand in report["answer_marks"]}
+    assert ("sarah.m@globaltech.com", report["stand_ins"]["sarah.m@globaltech.com"]) in restored
+    assert report["stand_ins"]["sarah.m@globaltech.com"] in report["answer_tooltip"]
+    assert "sarah.m@globaltech.com" in report["answer_tooltip"]
+    assert report["stored_messages"] == 1
+    assert report["tray"]["visible"]
+    for name in ("main-window", "preview", "answer", "settings"):
+        assert (shots / f"{name}.png").stat().st_size > 10_000
+
+
+# -- journey 3: copy anywhere, Ctrl+Alt+S, paste into an LLM, copy back, Ctrl+Alt+R ---------------
+def write_config(home: Path) -> None:
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    (home / "config" / "config.toml").write_text('first_run_done = true\n[provider]\nkind = "local"\n')
+
+
+def start_veil(xserver, home: Path, *args: str) -> tuple[subprocess.Popen, Path]:
+    log = home / "veil.log"
+    env = xserver.env(VEIL_HOME=str(home), VEIL_PASSPHRASE=TEST_PASSPHRASE, VEIL_LOG="info",
+                      PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+    process = subprocess.Popen([sys.executable, "-m", "desktop.launcher", *args], env=env, cwd=REPO,
+                               stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    return process, log
+
+
+def log_has(log: Path, pattern: str) -> re.Match | None:
+    return re.search(pattern, log.read_text(errors="replace")) if log.exists() else None
+
+
+def test_journey_3_clipboard_hotkeys_in_the_real_app(xserver, tmp_path):
+    home = tmp_path / "home"
+    write_config(home)
+    began = time.perf_counter()
+    process, log = start_veil(xserver, home, "--tray")
+    try:
+        assert wait_for(lambda: log_has(log, r"tray shown"), 30), log.read_text()
+        start_to_tray = time.perf_counter() - began
+        print(f"\nstart to tray: {start_to_tray:.2f} s")
+        assert start_to_tray < START_TO_TRAY_BOUND_S
+        # The tray icon is embedded in trayer.
+        trayer = subprocess.run(["xdotool", "search", "--class", "trayer"], env=xserver.env(), capture_output=True,
+                                text=True).stdout.split()
+        tree = subprocess.run(["xwininfo", "-tree", "-id", trayer[0]], env=xserver.env(), capture_output=True,
+                              text=True).stdout
+        assert "child" in tree and "0 children" not in tree
+        assert wait_for(lambda: log_has(log, r"global hotkeys: sanitize <ctrl>\+<alt>\+s"), 30), log.read_text()
+        assert wait_for(lambda: log_has(log, r"engine ready"), 120), log.read_text()
+        assert wait_for(lambda: log_has(log, r"vault open"), 30), log.read_text()
+
+        ticket = ("Hi, I'm Priya Raman (priya.raman@acme-corp.com, +44 20 7946 0958).\n"
+                  "The refund for my order 5521 has not arrived yet.")
+        xclip_set(xserver, ticket)
+        assert xclip_get(xserver) == ticket
+        subprocess.run(["xdotool", "key", "ctrl+alt+s"], env=xserver.env(), check=True)
+        sanitized = wait_for(lambda: (t := xclip_get(xserver)) != ticket and t, 30)
+        assert sanitized, log.read_text()
+        for real in ("Priya Raman", "priya.raman@acme-corp.com", "7946 0958"):
+            assert real not in sanitized
+        found = re.search(r"I'm (.+?) \((\S+), (.+?)\)", sanitized)
+        assert found, sanitized
+        fields = {"Customer": found.group(1), "Email": found.group(2), "Phone": found.group(3)}
+        assert wait_for(lambda: log_has(log, r"Clipboard sanitized: Replaced .*1 person"), 10), log.read_text()
+
+        answer = (f"Hi {fields['Customer'].split()[0]}, we are sorry about the delay. We sent the refund "
+                  f"confirmation to {fields['Email']} and will call {fields['Phone']} tomorrow.")
+        xclip_set(xserver, answer)
+        subprocess.run(["xdotool", "key", "ctrl+alt+r"], env=xserver.env(), check=True)
+        restored = wait_for(lambda: (t := xclip_get(xserver)) != answer and t, 30)
+        assert restored == ("Hi Priya, we are sorry about the delay. We sent the refund confirmation to "
+                            "priya.raman@acme-corp.com and will call +44 20 7946 0958 tomorrow."), log.read_text()
+        assert wait_for(lambda: log_has(log, r"Clipboard restored: Restored"), 10)
+
+        # A second start does not run a second Veil: it asks the first to show its window.
+        second = subprocess.run([sys.executable, "-m", "desktop.launcher", "--chat"], cwd=REPO, timeout=60,
+                                env=xserver.env(VEIL_HOME=str(home), VEIL_LOG="info"), capture_output=True, text=True)
+        assert second.returncode == 0 and "already running" in second.stderr
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            code = process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            code = process.wait()
+    assert code == 0, log.read_text()
+    # The map is in the vault (clipboard conversation of the day), encrypted on disk.
+    raw = (home / "data" / "vault.db").read_bytes()
+    assert b"Priya Raman" not in raw and b"priya.raman" not in raw
+
+
+@pytest.mark.slow
+def test_memory_with_the_tiny_model_loaded(xserver, tmp_path, tiny_model_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    report = driver_ok(run_driver(xserver, "memory", home, str(tiny_model_path), timeout=300))
+    print("\nmemory (MB):", json.dumps({"ready": report["rss_ready_mb"], "tiny model loaded": report["rss_model_mb"]}))
+    assert report["state"] == "answered" and report["answer"].strip()
+    # Design target: 600 MB with the tiny model. App and engine process together:
+    assert report["rss_model_mb"]["total"] < 900, report
