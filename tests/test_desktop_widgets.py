@@ -634,3 +634,57 @@ def test_qt_binding_keeps_none_and_bools_alive(qapp):
         button.isEnabled()  # returns True
     after = sys.getrefcount(None), sys.getrefcount(True)
     assert abs(after[0] - before[0]) < 50 and abs(after[1] - before[1]) < 50, (before, after)
+
+
+def dark_palette():
+    from PySide6.QtGui import QColor, QPalette
+
+    palette = QPalette()
+    for role, color in ((QPalette.ColorRole.Window, "#2b2b2b"), (QPalette.ColorRole.WindowText, "#e6e6e6"),
+                        (QPalette.ColorRole.Base, "#1e1e1e"), (QPalette.ColorRole.AlternateBase, "#333333"),
+                        (QPalette.ColorRole.Text, "#e6e6e6"), (QPalette.ColorRole.Button, "#3a3a3a"),
+                        (QPalette.ColorRole.ButtonText, "#e6e6e6"), (QPalette.ColorRole.Highlight, "#3d6fb4"),
+                        (QPalette.ColorRole.HighlightedText, "#ffffff"), (QPalette.ColorRole.Mid, "#555555")):
+        palette.setColor(role, QColor(color))
+    return palette
+
+
+def test_highlights_follow_a_dark_system_palette(qtbot, qapp, veil, fake_openai):
+    """Answers sit on a transparent background: the colours must still come out for the
+    dark palette, and every highlight stays readable (WCAG AA contrast) where it is drawn."""
+    from PySide6.QtGui import QTextCursor
+
+    from desktop.colors import contrast_ratio
+
+    previous = qapp.palette()
+    qapp.setPalette(dark_palette())
+    try:
+        chat = veil.chat
+        draft = type_and_preview(qtbot, chat, "Write a short reply to Sarah Mitchell (sarah.m@globaltech.com).")
+        name = next(e.sent for e in draft.result.entities if e.real == "Sarah Mitchell")
+        fake_openai.plan(Reply(f"Dear {name}, noted."))
+        chat.send()
+        answer = wait_answer(qtbot, chat)
+        type_and_preview(qtbot, chat, "And call Sarah Mitchell at +1 415 555 0134 tomorrow.")
+        for view in (chat.preview, answer.body):
+            base = view.palette().color(view.palette().ColorRole.Base)
+            for start, end, mark in view._spans:
+                cursor = QTextCursor(view.document())
+                cursor.setPosition(start + 1)
+                fmt = cursor.charFormat()
+                if mark.style == "kept":  # no fill: drawn in the palette's text colour
+                    assert fmt.foreground().style() == fmt.foreground().style().NoBrush
+                    assert contrast_ratio(view.palette().color(view.palette().ColorRole.Text), base) >= 4.5
+                    continue
+                background = fmt.background().color()
+                assert background.lightness() < 128, (mark, background.name())  # dark fill in a dark theme
+                assert contrast_ratio(fmt.foreground().color(), background) >= 4.5
+        if os.environ.get("VEIL_UPDATE_SCREENSHOTS") == "1":
+            from desktop_support import REPO
+
+            chat.resize(1100, 640)
+            chat.info_banner.hide()
+            qtbot.wait(200)
+            chat.grab().save(str(REPO / "docs" / "screenshots" / "dark.png"))
+    finally:
+        qapp.setPalette(previous)
