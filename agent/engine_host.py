@@ -30,8 +30,9 @@ import logging
 import multiprocessing
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from agent.config import Settings
 from agent.conversation import Conversation, EntityChoice, MapEntry

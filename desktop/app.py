@@ -14,8 +14,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable
-from typing import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication
@@ -26,7 +25,7 @@ from agent import paths
 from agent.config import ConfigError, Settings, default_settings, load_settings
 from desktop import icons
 from desktop.hotkeys import HotkeyBridge
-from desktop.state import AppState, EnginePhase, VaultPhase
+from desktop.state import AppState, VaultPhase
 from desktop.tasks import Background
 
 log = logging.getLogger("veil.desktop")

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QSplitter,
     QToolButton,
     QVBoxLayout,
@@ -612,25 +611,26 @@ class ChatWindow(QMainWindow):
         item = self.conversation_list.itemAt(point)
         if item is None:
             return
+        # The list may be refreshed (its items deleted) while the menu is open: keep the id.
+        conversation_id, title = item.data(Qt.ItemDataRole.UserRole), item.text()
         menu = QMenu(self)
-        menu.addAction("Rename…", lambda: self.rename_conversation(item))
-        menu.addAction("Delete…", lambda: self.delete_conversation(item))
+        menu.addAction("Rename…", lambda: self.rename_conversation(conversation_id, current=title))
+        menu.addAction("Delete…", lambda: self.delete_conversation(conversation_id, current=title))
         menu.exec(self.conversation_list.mapToGlobal(point))
 
     def rename_current(self) -> None:
         item = self.conversation_list.currentItem()
         if item is not None:
-            self.rename_conversation(item)
+            self.rename_conversation(item.data(Qt.ItemDataRole.UserRole), current=item.text())
 
     def delete_current(self) -> None:
         item = self.conversation_list.currentItem()
         if item is not None:
-            self.delete_conversation(item)
+            self.delete_conversation(item.data(Qt.ItemDataRole.UserRole), current=item.text())
 
-    def rename_conversation(self, item: QListWidgetItem, title: str | None = None) -> None:
-        conversation_id = item.data(Qt.ItemDataRole.UserRole)
+    def rename_conversation(self, conversation_id: str, title: str | None = None, *, current: str = "") -> None:
         if title is None:
-            title, ok = QInputDialog.getText(self, "Rename conversation", "Title:", text=item.text())
+            title, ok = QInputDialog.getText(self, "Rename conversation", "Title:", text=current)
             if not ok:
                 return
         title = title.strip()
@@ -646,11 +646,11 @@ class ChatWindow(QMainWindow):
 
         self.background.submit(lambda: store.rename_conversation(conversation_id, title), done, self._vault_error)
 
-    def delete_conversation(self, item: QListWidgetItem, *, confirmed: bool = False) -> None:
-        conversation_id = item.data(Qt.ItemDataRole.UserRole)
+    def delete_conversation(self, conversation_id: str, *, current: str = "", confirmed: bool = False) -> None:
         if not confirmed and not confirm(
             self, "Delete conversation",
-            f"Delete “{item.text()}” with its messages and its map of real values? This cannot be undone.",
+            f"Delete “{current or 'this conversation'}” with its messages and its map of real values? "
+            "This cannot be undone.",
             "Delete",
         ):
             return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from PySide6.QtGui import QIcon
 
@@ -13,7 +13,7 @@ PAUSED = "veil-paused"
 LOCKED = "veil-locked"
 
 
-@lru_cache(maxsize=None)
+@cache
 def icon(name: str = APP) -> QIcon:
     path = paths.resource("icons", f"{name}.svg")
     result = QIcon(str(path))

@@ -6,7 +6,7 @@ Kept free of Qt imports so that CLI commands start fast and work without a displ
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 # Options that start the desktop app; anything else is a CLI command (or --help).
 DESKTOP_OPTIONS = ("--tray", "--minimized", "--chat")

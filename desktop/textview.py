@@ -9,8 +9,8 @@ is counted in UTF-16 units (an emoji is two), not by Python string offsets.
 from __future__ import annotations
 
 import bisect
-from collections import deque
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 

@@ -22,10 +22,10 @@ from agent.providers import DEFAULT_BASE_URLS
 from desktop import icons
 
 PROVIDER_CHOICES = (
-    ("local", "Local model only", "No account, nothing leaves this computer. A small model answers "
-     "(the tiny one ships with Veil; larger ones can be downloaded in Settings)."),
-    ("openai", "OpenAI-compatible", "OpenAI, OpenRouter, Groq, Together, Mistral, or a server on this "
-     "computer (Ollama, LM Studio, llama.cpp) — any Chat Completions API."),
+    ("local", "Local model only", ("No account, nothing leaves this computer. A small model answers "
+                                   "(the tiny one ships with Veil; larger ones can be downloaded in Settings).")),
+    ("openai", "OpenAI-compatible", ("OpenAI, OpenRouter, Groq, Together, Mistral, or a server on this "
+                                     "computer (Ollama, LM Studio, llama.cpp) — any Chat Completions API.")),
     ("anthropic", "Anthropic", "Claude, through the Messages API."),
     ("gemini", "Google Gemini", "Gemini, through the Generative Language API."),
 )
@@ -99,7 +99,7 @@ class DetailsPage(QWizardPage):
                 "Larger local models can be downloaded in Settings › Local model."
             )
             return
-        self.setTitle("Connect to " + dict((k, t) for k, t, _ in PROVIDER_CHOICES)[kind])
+        self.setTitle("Connect to " + {k: t for k, t, _ in PROVIDER_CHOICES}[kind])
         self.setSubTitle("Only sanitized text is ever sent to it.")
         self.info.setText(
             "Leave the base URL empty for the provider's own endpoint. For a server on this computer "

@@ -165,7 +165,7 @@ class XServer:
     def _wait_display(self) -> bool:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            done = subprocess.run(["xdpyinfo"], env=self.env(), capture_output=True) if shutil.which("xdpyinfo") else None
+            done = subprocess.run(["xdpyinfo"], env=self.env(), capture_output=True, check=False) if shutil.which("xdpyinfo") else None
             if done is None or done.returncode == 0:
                 return True
             time.sleep(0.1)
@@ -180,7 +180,8 @@ class XServer:
         self.processes.append(trayer)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            out = subprocess.run(["xdotool", "search", "--class", "trayer"], env=self.env(), capture_output=True, text=True)
+            out = subprocess.run(["xdotool", "search", "--class", "trayer"], env=self.env(), capture_output=True, text=True,
+                                 check=False)
             if out.stdout.strip():
                 return
             time.sleep(0.1)
@@ -225,7 +226,7 @@ def xclip_set(server: XServer, text: str) -> None:
 
 def xclip_get(server: XServer, timeout: float = 10) -> str:
     done = subprocess.run(["xclip", "-selection", "clipboard", "-o"], env=server.env(), capture_output=True,
-                          timeout=timeout)
+                          timeout=timeout, check=False)
     return done.stdout.decode(errors="replace") if done.returncode == 0 else ""
 
 
@@ -257,7 +258,7 @@ def run_driver(server: XServer, scenario: str, home: Path, *args: str, timeout: 
     report = home / f"{scenario}.json"
     done = subprocess.run(
         [sys.executable, str(REPO / "tests" / "desktop_driver.py"), scenario, str(report), *args],
-        env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO,
+        env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO, check=False,
     )
     if done.returncode != 0 or not report.exists():
         raise AssertionError(f"driver {scenario} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-5000:]}")

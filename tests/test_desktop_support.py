@@ -26,7 +26,7 @@ def test_helper_process_gives_what_the_engine_gives_in_process(shared_engine, pr
     remote, local = Conversation(seed=1234), Conversation(seed=1234)
     for text in TEXTS:
         assert shared_engine.sanitize(text, remote).sanitized == privacy_engine.sanitize(text, local).sanitized
-    key = lambda c: [(e.real, e.stand_in, e.label, e.action, e.parent) for e in c.entries]  # noqa: E731
+    key = lambda c: [(e.real, e.stand_in, e.label, e.action, e.parent) for e in c.entries]
     assert key(remote) == key(local) and len(remote.entries) >= 5
     answer = " ".join(e.stand_in.upper() for e in remote.entries[:3])
     assert shared_engine.restore(answer, remote).text == privacy_engine.restore(answer, local).text

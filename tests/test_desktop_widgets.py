@@ -5,6 +5,7 @@ server on loopback."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any QApplication exists
 
@@ -211,8 +212,9 @@ def test_failure_shows_a_banner_and_retry_sends_the_saved_message(qtbot, veil, f
 
 
 def test_unreachable_provider_keeps_the_message(qtbot, desktop_env, shared_engine):
-    from agent.conversation import MessageState
     from desktop_support import free_port
+
+    from agent.conversation import MessageState
 
     veil = start_app(qtbot, shared_engine, app_settings(f"http://127.0.0.1:{free_port()}/v1"))
     try:
@@ -285,7 +287,7 @@ def test_conversation_list_open_rename_delete(qtbot, veil, fake_openai):
     chat._conversation_chosen(item)
     qtbot.waitUntil(lambda: chat.conversation.id == first_id and len(chat.views) == 2, timeout=10000)
     assert "Sarah Mitchell" in chat.views[0].body.text()
-    chat.rename_conversation(item, "Lisbon trip")
+    chat.rename_conversation(first_id, "Lisbon trip")
     qtbot.waitUntil(lambda: any(chat.conversation_list.item(i).text() == "Lisbon trip"
                                 for i in range(chat.conversation_list.count())), timeout=5000)
     assert any(s.title == "Lisbon trip" for s in veil.state.store.list_conversations())
@@ -294,13 +296,11 @@ def test_conversation_list_open_rename_delete(qtbot, veil, fake_openai):
         box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
         next(b for b in box.buttons() if b.text().replace("&", "") == button_text).click()
 
-    item = next(chat.conversation_list.item(i) for i in range(chat.conversation_list.count())
-                if chat.conversation_list.item(i).text() == "Lisbon trip")
     QTimer.singleShot(200, lambda: answer("Cancel"))
-    chat.delete_conversation(item)
+    chat.delete_conversation(first_id, current="Lisbon trip")
     assert any(s.id == first_id for s in veil.state.store.list_conversations())
     QTimer.singleShot(200, lambda: answer("Delete"))
-    chat.delete_conversation(item)
+    chat.delete_conversation(first_id, current="Lisbon trip")
     qtbot.waitUntil(lambda: chat.conversation_list.count() == 1, timeout=5000)
     assert all(s.id != first_id for s in veil.state.store.list_conversations())
     assert chat.conversation.id != first_id  # a fresh draft replaced the deleted one
@@ -324,7 +324,6 @@ def test_wrong_passphrase_is_said_clearly_then_the_right_one_unlocks(qtbot, desk
         dialog._accept()
         qtbot.waitUntil(lambda: dialog.isEnabled() and "Wrong passphrase" in dialog.error.text(), timeout=15000)
         assert veil.state.vault_phase == VaultPhase.NEEDS_PASSPHRASE
-        assert veil.tray is None or True
         dialog.passphrase.setText("the right passphrase")
         dialog._accept()
         qtbot.waitUntil(veil.state.vault_is_open, timeout=15000)
@@ -455,8 +454,8 @@ def test_settings_test_connection_key_policy_and_save(qtbot, veil, fake_openai, 
         assert saved.provider.kind == "openai" and saved.provider.model == "model-b"
         assert saved.policy["PERSON"] == "label" and saved.lists.always_protect == ["Project Nightjar"]
         assert saved.lists.custom_patterns[0].pattern == r"PRJ-\d{4}"
-        assert "sk-test" not in (veil_home_config := (os.environ["VEIL_HOME"] + "/config/config.toml")) and \
-            "sk-test" not in open(veil_home_config).read()
+        config_file = Path(os.environ["VEIL_HOME"]) / "config" / "config.toml"
+        assert "sk-test" not in config_file.read_text()
         # The engine follows: persons become labels, the custom pattern and list apply.
         qtbot.waitUntil(lambda: veil.state.engine_phase == "ready", timeout=60000)
         draft = type_and_preview(qtbot, veil.chat, "Sarah Mitchell leads Project Nightjar, code PRJ-1234.")
@@ -578,7 +577,7 @@ def test_first_run_wizard_stores_the_api_key_in_the_keyring(qtbot, desktop_env, 
         qtbot.waitUntil(lambda: memory_keyring.entries.get(("veil", "openai")) == "sk-wizard-key-000111", timeout=5000)
         saved = load_settings()
         assert saved.provider.kind == "openai" and saved.provider.base_url == fake_openai.base_url
-        assert "sk-wizard" not in open(os.path.join(os.environ["VEIL_HOME"], "config", "config.toml")).read()
+        assert "sk-wizard" not in (Path(os.environ["VEIL_HOME"]) / "config" / "config.toml").read_text()
         # The key from the keyring is what the next send uses (the server demands it).
         qtbot.waitUntil(lambda: veil.chat is not None, timeout=5000)
         type_and_preview(qtbot, veil.chat, PROMPT)
@@ -615,7 +614,7 @@ def test_agent_package_never_imports_qt():
     import re
 
     root = pathlib.Path(__file__).resolve().parent.parent / "agent"
-    offenders = [str(p) for p in root.rglob("*.py") if re.search(r"^\s*(from|import)\s+PySide6", p.read_text(), re.M)]
+    offenders = [str(p) for p in root.rglob("*.py") if re.search(r"^\s*(from|import)\s+PySide6", p.read_text(), re.MULTILINE)]
     assert offenders == []
 
 

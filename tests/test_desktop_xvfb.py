@@ -125,8 +125,9 @@ def start_veil(xserver, home: Path, *args: str) -> tuple[subprocess.Popen, Path]
     log = home / "veil.log"
     env = xserver.env(VEIL_HOME=str(home), VEIL_PASSPHRASE=TEST_PASSPHRASE, VEIL_LOG="info",
                       PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
-    process = subprocess.Popen([sys.executable, "-m", "desktop.launcher", *args], env=env, cwd=REPO,
-                               stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    with open(log, "wb") as out:  # the child keeps its own copy of the descriptor
+        process = subprocess.Popen([sys.executable, "-m", "desktop.launcher", *args], env=env, cwd=REPO,
+                                   stdout=out, stderr=subprocess.STDOUT)
     return process, log
 
 
@@ -146,9 +147,9 @@ def test_journey_3_clipboard_hotkeys_in_the_real_app(xserver, tmp_path):
         assert start_to_tray < START_TO_TRAY_BOUND_S
         # The tray icon is embedded in trayer.
         trayer = subprocess.run(["xdotool", "search", "--class", "trayer"], env=xserver.env(), capture_output=True,
-                                text=True).stdout.split()
+                                text=True, check=True).stdout.split()
         tree = subprocess.run(["xwininfo", "-tree", "-id", trayer[0]], env=xserver.env(), capture_output=True,
-                              text=True).stdout
+                              text=True, check=True).stdout
         assert "child" in tree and "0 children" not in tree
         assert wait_for(lambda: log_has(log, r"global hotkeys: sanitize <ctrl>\+<alt>\+s"), 30), log.read_text()
         assert wait_for(lambda: log_has(log, r"engine ready"), 120), log.read_text()
@@ -178,7 +179,7 @@ def test_journey_3_clipboard_hotkeys_in_the_real_app(xserver, tmp_path):
         assert wait_for(lambda: log_has(log, r"Clipboard restored: Restored"), 10)
 
         # A second start does not run a second Veil: it asks the first to show its window.
-        second = subprocess.run([sys.executable, "-m", "desktop.launcher", "--chat"], cwd=REPO, timeout=60,
+        second = subprocess.run([sys.executable, "-m", "desktop.launcher", "--chat"], cwd=REPO, timeout=60, check=False,
                                 env=xserver.env(VEIL_HOME=str(home), VEIL_LOG="info"), capture_output=True, text=True)
         assert second.returncode == 0 and "already running" in second.stderr
     finally:
