@@ -29,7 +29,6 @@ from agent.bench.data import Example, load_datasets
 from agent.bench.metrics import bench_conversation
 from agent.bench.runner import BenchReport, run_engine
 from agent.config import Settings, load_settings
-from agent.conversation import MapEntry
 from agent.detect.base import DetectionContext
 from agent.engine import Engine
 from agent.entities import Action, Label, Span

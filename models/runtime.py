@@ -25,9 +25,10 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from models.gguf_info import GgufInfo, read_gguf_info
 
@@ -106,7 +107,7 @@ def gpu_offload_supported() -> bool:
 
     try:
         return bool(llama_cpp.llama_supports_gpu_offload())
-    except Exception:  # an old or odd build: assume CPU only
+    except Exception:  # noqa: BLE001 - an old or odd build: assume CPU only
         return False
 
 
@@ -283,7 +284,7 @@ class LocalModel:
             try:
                 rendered = self._formatter(messages=[dict(m) for m in messages])
                 return rendered.prompt, [s for s in (rendered.stop or []) if s]
-            except Exception as exc:  # a template that rejects e.g. a system message
+            except Exception as exc:  # noqa: BLE001 - a template that rejects e.g. a system role
                 log.debug("chat template failed (%s); merging the system message", exc)
                 merged = _merge_system(messages)
                 rendered = self._formatter(messages=merged)
@@ -441,7 +442,7 @@ class LocalModel:
                     temperature=0.0,
                     logits_processor=llama_cpp.LogitsProcessorList([record]),
                 )
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - llama.cpp decode failure: no choice
                 log.warning("choose() failed: %s", exc)
                 return Choice(None, finish="error", elapsed_s=time.monotonic() - started)
             best = max(seen, key=seen.__getitem__) if seen else None
@@ -486,7 +487,7 @@ class LocalModel:
 
     # -- internals -------------------------------------------------------------------------
     class _Session:
-        def __init__(self, model: "LocalModel", deadline: float | None):
+        def __init__(self, model: LocalModel, deadline: float | None):
             self.model, self.deadline, self.locked = model, deadline, False
 
         def __enter__(self) -> tuple[str, str] | None:
@@ -501,11 +502,11 @@ class LocalModel:
             self.locked = True
             return None
 
-        def __exit__(self, *exc: Any) -> None:
+        def __exit__(self, *exc: object) -> None:
             if self.locked:
                 self.model._infer_lock.release()
 
-    def _session(self, deadline: float | None) -> "LocalModel._Session":
+    def _session(self, deadline: float | None) -> LocalModel._Session:
         return LocalModel._Session(self, deadline)
 
     def _stopping(self, deadline: float | None, cancel: threading.Event | None = None) -> Any:
@@ -584,7 +585,7 @@ class LocalModel:
                 stopping_criteria=criteria,
                 grammar=self._grammar(json_schema) if json_schema is not None else None,
             )
-        except Exception as exc:  # llama.cpp decode failure, grammar error...
+        except Exception as exc:  # noqa: BLE001 - llama.cpp decode failure, grammar error
             log.warning("generation failed: %s", exc)
             return Generation("", "error", len(tokens), 0, time.monotonic() - started, str(exc))
         choice = result["choices"][0]

@@ -19,6 +19,7 @@ import hashlib
 import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Self
 
 
 class FileServer:
@@ -58,7 +59,7 @@ class FileServer:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def __enter__(self) -> "FileServer":
+    def __enter__(self) -> Self:
         self.thread.start()
         return self
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from model_fixtures import write_gguf
 
 from agent.cli import main
 from agent.config import load_settings
-from model_fixtures import write_gguf
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

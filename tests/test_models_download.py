@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import threading
 
 import pytest
+from model_http_server import FileServer
 
 from models.download import (
     CancelToken,
@@ -17,7 +19,6 @@ from models.download import (
     download,
     part_path,
 )
-from model_http_server import FileServer
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def test_downloads_verifies_and_reports_progress(server, tmp_path):
     assert not part_path(dest).exists()
     assert seen[-1].done and seen[-1].downloaded == seen[-1].total == len(server.blob)
     assert seen[-1].rate_bps > 0 and seen[-1].eta_s == 0
-    assert all(a.downloaded <= b.downloaded for a, b in zip(seen, seen[1:]))
+    assert all(a.downloaded <= b.downloaded for a, b in itertools.pairwise(seen))
 
 
 def test_resumes_with_range_after_the_connection_drops(server, tmp_path):

@@ -114,7 +114,7 @@ def test_stream_yields_text_and_honours_cancel(tiny_model):
 
 def test_chat_template_from_the_gguf_metadata(chat_model):
     assert chat_model.has_chat_template
-    prompt, stops = chat_model.render_chat([{"role": "user", "content": "Hi"}])
+    prompt, _stops = chat_model.render_chat([{"role": "user", "content": "Hi"}])
     assert prompt.startswith("<bos><start_of_turn>user\nHi<end_of_turn>") and prompt.endswith("model\n")
     gen = chat_model.chat([{"role": "user", "content": "Say hello."}], max_tokens=5)
     assert gen.finish in ("stop", "length")

@@ -14,8 +14,8 @@ the engine's worker thread), or earlier by `warm_up_local_model`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from agent.config import Settings
 from agent.detect.base import Detector

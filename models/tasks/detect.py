@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from agent.detect.base import DetectionContext
 from agent.entities import Label, Span
@@ -227,9 +227,7 @@ def plausible_item(text: str) -> bool:
         return False
     if text.islower() and " " not in text and not re.search(r"[\d_@.]", text):
         return False  # plain words ("meeting", "server") are not private names
-    if text.islower() and " " in text:
-        return False
-    return True
+    return not (text.islower() and " " in text)  # a lowercase phrase is not a name
 
 
 def _locate(text: str, items: Iterable[tuple[str, Label]]) -> list[Span]:

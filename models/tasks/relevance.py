@@ -12,7 +12,7 @@ the engine's own rules decide.
 from __future__ import annotations
 
 import logging
-from typing import Sequence
+from collections.abc import Sequence
 
 from agent.entities import Label, Span
 from models.runtime import LocalModel
@@ -114,7 +114,7 @@ class LocalRelevanceJudge:
     def margin(self, text: str, span: Span, budget: Budget | None = None) -> float | None:
         """Calibrated keep-vs-swap logit margin (positive: keep), None when not computed."""
         budget = budget or Budget(self.time_budget_s)
-        piece, offset = window(text, span.start, span.end, self.max_chars)
+        piece, _ = window(text, span.start, span.end, self.max_chars)
         entity = span.text
         if self.chat:
             kind = _KIND.get(span.label, "entity")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import difflib
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from agent.conversation import MapEntry
 from agent.entities import Action
@@ -190,9 +190,12 @@ def _rewrite(word: str, part: str, real_part: str) -> str | None:
         return _cased(word[: possessive.start()], real_part) + word[possessive.start() :]
     if folded.startswith(target) and 0 < len(word) - len(part) <= MAX_SUFFIX and len(part) >= 4:
         return _cased(word[: len(part)], real_part) + word[len(part) :]
-    if len(part) >= 5 and abs(len(word) - len(part)) <= 2:
-        if difflib.SequenceMatcher(None, folded, target).ratio() >= MIN_RATIO:
-            return _cased(word, real_part)
+    if (
+        len(part) >= 5
+        and abs(len(word) - len(part)) <= 2
+        and difflib.SequenceMatcher(None, folded, target).ratio() >= MIN_RATIO
+    ):
+        return _cased(word, real_part)
     return None
 
 
