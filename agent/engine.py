@@ -6,6 +6,7 @@ restore keep no per-call state outside the conversation, which locks itself).
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from typing import Mapping, Sequence
@@ -24,6 +25,8 @@ from agent.substitute.substituter import Substituter
 # Bigger inputs are refused with a clear message instead of tying up the machine; 1 MB
 # of text takes about a minute on two cores.
 MAX_TEXT_CHARS = 2_000_000
+
+log = logging.getLogger(__name__)
 
 
 class InputRejected(ValueError):
@@ -132,6 +135,22 @@ class Engine:
     def streaming_restorer(self, conversation: Conversation) -> StreamingRestorer:
         with self._restore_lock:
             return self.restorer.streaming(conversation)
+
+
+def build_engine(settings: Settings) -> Engine:
+    """The Engine for these settings, with the local-model tasks they ask for. The model
+    is optional: when it cannot be used, that is logged and the engine runs with rules
+    and NER."""
+    local_tasks, extra = None, []
+    wants_model = settings.local_model.tasks or settings.detectors.local_llm or settings.substitution_level == 2
+    if wants_model:
+        try:
+            from models.tasks import build_local_tasks  # the optional plug-in, imported only when asked for
+
+            local_tasks, extra = build_local_tasks(settings)
+        except Exception as exc:
+            log.warning("local model not used: %s", exc)
+    return Engine(settings, local_tasks=local_tasks, extra_detectors=extra)
 
 
 def _is_partial(span: Span) -> bool:

@@ -97,26 +97,12 @@ def apply_entries(conversation: Conversation, entries: list[MapEntry]) -> None:
         conversation.add_variant(base, entry.real, entry.stand_in)
 
 
-def build_engine(settings: Settings):
-    """The Engine for these settings, with the local-model tasks they ask for (an
-    unusable model is logged, and the engine runs with rules and NER)."""
-    from agent.engine import Engine
-
-    local_tasks, extra = None, []
-    if settings.local_model.tasks or settings.detectors.local_llm:
-        try:
-            from models.tasks import build_local_tasks
-
-            local_tasks, extra = build_local_tasks(settings)
-        except Exception as exc:
-            log.warning("local model not used: %s", exc)
-    return Engine(settings, local_tasks=local_tasks, extra_detectors=extra)
-
-
 class _Worker:
     """The engine side of the calls: the same code runs in the child and in-process."""
 
     def __init__(self, settings: Settings):
+        from agent.engine import build_engine
+
         self.engine = build_engine(settings)
 
     def warm_up(self) -> None:

@@ -47,21 +47,13 @@ def open_store():
 
 def build_engine():
     from agent.config import ConfigError, load_settings
-    from agent.engine import Engine
+    from agent.engine import build_engine as engine_for
 
     try:
         settings = load_settings()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
-    local_tasks, extra = None, []
-    if settings.local_model.tasks or settings.detectors.local_llm:
-        try:
-            from models.tasks import build_local_tasks
-
-            local_tasks, extra = build_local_tasks(settings)
-        except Exception as exc:  # the engine works without a model; say so and go on
-            print(f"veil: warning: local model not used ({exc})", file=sys.stderr)
-    return Engine(settings, local_tasks=local_tasks, extra_detectors=extra)
+    return engine_for(settings)
 
 
 def get_or_create(store, conversation_id: str | None):

@@ -29,6 +29,8 @@ _BASE_SCORE = {
 }
 # Not names: symbols only, e-mail/URL pieces, code (brackets, operators, dotted calls).
 _JUNK = re.compile(r"^[\W\d_]+$|@|://|[(){}\[\]<>=;|\\]|\w\.\w+\(|\b\w+_\w+|\d+[/.\-]\d+[/.\-]\d+")
+_CONTRACTION = re.compile(r"(?i)\w{0,2}['’]\w{1,2}")  # "n’t", "I'm": never a name
+
 # Verbs that open prompts and that NER likes to take into a name ("Email Sarah").
 _IMPERATIVES = frozenset(
     "email e-mail call text ask tell message ping invite thank remind meet contact write send cc "
@@ -86,7 +88,7 @@ class SpacyNerDetector:
             if value.endswith(("'s", "’s")):
                 end -= 2
                 value = value[:-2]
-            if not value.strip() or (len(value) < 2 and label is not Label.DATE):
+            if not value.strip() or (len(value) < 2 and label is not Label.DATE) or _CONTRACTION.fullmatch(value):
                 continue
             if value.casefold() in NOT_ENTITIES:
                 continue
