@@ -424,6 +424,13 @@ def run_app(args: Sequence[str] = ()) -> int:
     level = os.environ.get("VEIL_LOG", "warning").upper()
     logging.basicConfig(level=getattr(logging, level, logging.WARNING), format="%(name)s: %(message)s")
     options = parse_args(args)
+    if (sys.platform.startswith("linux") and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
+            and not os.environ.get("QT_QPA_PLATFORM")):
+        # Qt would abort with "could not connect to display"; say what to do instead.
+        print("veil: no graphical session here (neither DISPLAY nor WAYLAND_DISPLAY is set). The desktop app "
+              "needs one; in a terminal use `veil chat`, `veil sanitize` / `veil restore`, or `veil serve`.",
+              file=sys.stderr)
+        return 2
     QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
     app = QApplication.instance() or QApplication([sys.argv[0], *[a for a in args if a not in ("--tray", "--minimized", "--chat")]])
     app.setApplicationName("Veil")

@@ -134,8 +134,9 @@ def _free_display() -> int:
 class XServer:
     """Xvfb on a free display number, with trayer as the system tray."""
 
-    def __init__(self, width: int = 1280, height: int = 860):
+    def __init__(self, width: int = 1280, height: int = 860, *, record: bool = True):
         self.size = (width, height)
+        self.record = record  # the RECORD extension pynput's X11 listener needs
         self.processes: list[subprocess.Popen] = []
         self.display = ""
 
@@ -144,7 +145,7 @@ class XServer:
             number = _free_display()
             process = subprocess.Popen(
                 ["Xvfb", f":{number}", "-screen", "0", f"{self.size[0]}x{self.size[1]}x24", "-nolisten", "tcp",
-                 "+extension", "RECORD"],
+                 "+extension" if self.record else "-extension", "RECORD"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
             deadline = time.monotonic() + 10
@@ -172,20 +173,26 @@ class XServer:
         return False
 
     def start_tray(self) -> None:
-        trayer = subprocess.Popen(
-            ["trayer", "--edge", "top", "--align", "right", "--widthtype", "pixel", "--width", "200",
-             "--heighttype", "pixel", "--height", "28", "--SetDockType", "true", "--transparent", "false"],
-            env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        self.processes.append(trayer)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            out = subprocess.run(["xdotool", "search", "--class", "trayer"], env=self.env(), capture_output=True, text=True,
-                                 check=False)
-            if out.stdout.strip():
-                return
-            time.sleep(0.1)
-        raise RuntimeError("trayer did not start")
+        """trayer as the system tray (a few tries: on a loaded machine it can lose the race
+        for the display's tray selection on its first start)."""
+        problems = []
+        for _ in range(3):
+            trayer = subprocess.Popen(
+                ["trayer", "--edge", "top", "--align", "right", "--widthtype", "pixel", "--width", "200",
+                 "--heighttype", "pixel", "--height", "28", "--SetDockType", "true", "--transparent", "false"],
+                env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            )
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and trayer.poll() is None:
+                out = subprocess.run(["xdotool", "search", "--class", "trayer"], env=self.env(), capture_output=True,
+                                     text=True, check=False)
+                if out.stdout.strip():
+                    self.processes.append(trayer)
+                    return
+                time.sleep(0.1)
+            trayer.kill()
+            problems.append((trayer.communicate()[1] or b"").decode(errors="replace")[-500:])
+        raise RuntimeError(f"trayer did not start: {problems}")
 
     def env(self, **extra: str) -> dict[str, str]:
         env = {**os.environ, "DISPLAY": self.display, "QT_QPA_PLATFORM": "xcb", "XDG_SESSION_TYPE": "x11"}

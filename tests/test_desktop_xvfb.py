@@ -195,6 +195,36 @@ def test_journey_3_clipboard_hotkeys_in_the_real_app(xserver, tmp_path):
     assert b"Priya Raman" not in raw and b"priya.raman" not in raw
 
 
+def test_hotkeys_that_cannot_be_registered_are_reported(monkeypatch):
+    """An X server without the RECORD extension: pynput cannot listen; the bridge says so
+    (the app shows it once; the tray actions remain)."""
+    from desktop_support import XServer
+
+    from desktop.hotkeys import HotkeyBridge
+
+    server = XServer(320, 240, record=False).start()
+    try:
+        monkeypatch.setenv("DISPLAY", server.display)
+        monkeypatch.setenv("XDG_SESSION_TYPE", "x11")
+        bridge = HotkeyBridge()
+        messages = []
+        bridge.status_changed.connect(messages.append)
+        began = time.monotonic()
+        assert bridge.start("<ctrl>+<alt>+s", "<ctrl>+<alt>+r") is False
+        assert time.monotonic() - began < 10
+        assert "hotkeys" in bridge.status.lower() and messages == [bridge.status]
+        assert not bridge.active
+    finally:
+        server.stop()
+
+
+def test_no_display_is_a_clear_message_not_a_crash(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    done = subprocess.run([sys.executable, "-m", "desktop.launcher"], env={**env, "VEIL_HOME": str(tmp_path)},
+                          cwd=REPO, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "no graphical session" in done.stderr
+
+
 @pytest.mark.slow
 def test_memory_with_the_tiny_model_loaded(xserver, tmp_path, tiny_model_path):
     home = tmp_path / "home"

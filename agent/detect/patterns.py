@@ -367,6 +367,12 @@ class HotwordIdDetector:
     _username = re.compile(
         rf"(?i)\b(?:{_USERNAME_HOTWORDS})\s*(?:is|was|:|=|-)\s*(?:is\s+)?['\"“]?(?P<v>@?[A-Za-z0-9_][A-Za-z0-9_.\-]{{2,39}})"
     )
+    # "applications nos. 26480/95, 28291/95 and 29280/95": reference numbers with slashes,
+    # one or a list, after a number word.
+    _reference_list = re.compile(
+        r"(?i)\b(?:nos?\.|numbers?|application|applications|case|cases|file|ref(?:erence)?)\s*:?\s*"
+        r"(?P<v>\d{1,7}(?:/\d{1,4}){1,3}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,7}(?:/\d{1,4}){1,3})*)"
+    )
     _mention = re.compile(r"(?<![\w@.])@(?P<v>[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?)(?![\w@])")
     _not_username = frozenset({"the", "a", "an", "my", "your", "not", "and", "or", "name", "required", "here"})
 
@@ -381,6 +387,10 @@ class HotwordIdDetector:
                 continue
             start, end = match.span("v")
             spans.append(Span(start, end, Label.ID, value, 0.85, self.name))
+        for match in self._reference_list.finditer(text):
+            offset = match.start("v")
+            for item in re.finditer(r"\d{1,7}(?:/\d{1,4}){1,3}", match.group("v")):
+                spans.append(Span(offset + item.start(), offset + item.end(), Label.ID, item.group(), 0.85, self.name))
         for match in self._username.finditer(text):
             value = match.group("v").rstrip(".")
             if value.casefold() in self._not_username or len(value) < 3:
