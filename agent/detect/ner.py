@@ -9,6 +9,7 @@ from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline
 from agent.entities import Label, Span
 from agent.names import lexicon
+from agent.org_words import is_generic_org
 from agent.places import is_known_place, place_kind
 
 LABEL_MAP = {
@@ -90,8 +91,8 @@ class SpacyNerDetector:
                 value = value[:-2]
             if not value.strip() or (len(value) < 2 and label is not Label.DATE) or _CONTRACTION.fullmatch(value):
                 continue
-            if value.casefold() in NOT_ENTITIES:
-                continue
+            if value.casefold() in NOT_ENTITIES or (label is Label.ORG and is_generic_org(value)):
+                continue  # "the Union", "the Court": a kind of organisation, not one
             if label is not Label.DATE and len(value.split()) > 1 and _LEGAL_SUFFIX.search(value):
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
             elif label is Label.PERSON and " " not in value and is_known_place(value) and (
