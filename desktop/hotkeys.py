@@ -86,8 +86,10 @@ class HotkeyBridge(QObject):
                 ready.join(READY_TIMEOUT_S)
                 listener.join(0.1)
                 if not listener.is_alive() or ready.is_alive():
-                    listener.stop()
-                    reason = "The global hotkeys could not be registered with the display server."
+                    # Not stopped: pynput's stop() waits for readiness too, forever. The
+                    # listener is a daemon thread that died or waits on nothing.
+                    reason = ("The global hotkeys could not be registered with the display server (on X11 it "
+                              "needs the RECORD extension). Use the tray menu: Sanitize clipboard / Restore clipboard.")
                 else:
                     self._listener = listener
             except Exception as exc:  # ImportError without a display, Xlib errors...
