@@ -63,6 +63,7 @@ class VeilApp(QObject):
         self.notifications: list[tuple[str, str]] = []  # (title, text): what was shown, newest last
         self._told_no_tray = False
         self._busy_clipboard = False
+        self._shut_down = False
         self.state.engine_changed.connect(self._refresh_tray)
         self.state.vault_changed.connect(self._vault_changed)
         self.state.paused_changed.connect(self._refresh_tray)
@@ -362,9 +363,14 @@ class VeilApp(QObject):
 
     def quit(self) -> None:
         self.shutdown()
-        self.app.quit()
+        # exit(), not quit(): Qt's quit() first asks every window to close, and the chat
+        # window only hides itself (the app lives in the tray), which cancels the quit.
+        self.app.exit(0)
 
     def shutdown(self) -> None:
+        if self._shut_down:
+            return
+        self._shut_down = True
         self.hotkeys.stop()
         if self.chat is not None and self.chat.reply is not None:
             self.chat.reply.cancel()
@@ -471,7 +477,7 @@ def _quit_on_signals(app: QApplication) -> None:
     import signal
 
     for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: app.quit())
+        signal.signal(sig, lambda *_: app.exit(0))  # see VeilApp.quit
     wake = QTimer(app)
     wake.timeout.connect(lambda: None)
     wake.start(300)
