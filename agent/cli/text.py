@@ -68,10 +68,24 @@ def get_or_create(store, conversation_id: str | None):
 
 
 def run_sanitize(args: argparse.Namespace) -> int:
-    from agent.engine import InputRejected
-
     engine = build_engine()
     store = open_store()
+    try:
+        return _sanitize(args, engine, store)
+    finally:
+        _close(store)
+
+
+def _close(store) -> None:
+    """Fold the vault's write-ahead log back into the file (a MemoryStore has nothing)."""
+    close = getattr(store, "close", None)
+    if close is not None:
+        close()
+
+
+def _sanitize(args: argparse.Namespace, engine, store) -> int:
+    from agent.engine import InputRejected
+
     if args.jsonl:
         return _sanitize_lines(engine, store)
     text = read_stdin_text()
@@ -131,11 +145,18 @@ def _sanitize_lines(engine, store) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
+    engine = build_engine()
+    store = open_store()
+    try:
+        return _restore(args, engine, store)
+    finally:
+        _close(store)
+
+
+def _restore(args: argparse.Namespace, engine, store) -> int:
     from agent.conversation import ConversationNotFound
     from agent.engine import InputRejected
 
-    engine = build_engine()
-    store = open_store()
     text = read_stdin_text()
     try:
         conversation = store.load_conversation(args.conversation)
