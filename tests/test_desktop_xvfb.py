@@ -219,6 +219,8 @@ def test_journey_3_clipboard_hotkeys_in_the_real_app(xserver, tmp_path):
     assert b"Priya Raman" not in raw and b"priya.raman" not in raw
 
 
+# pynput's listener thread dies with Xlib's "extension RECORD missing" error: that is the case.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_hotkeys_that_cannot_be_registered_are_reported(monkeypatch):
     """An X server without the RECORD extension: pynput cannot listen; the bridge says so
     (the app shows it once; the tray actions remain)."""
