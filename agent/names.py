@@ -40,20 +40,41 @@ _HOME_LOCALES = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class NameInfo:
-    """What the lists say about one token."""
+    """What the lists say about one token. The locale sets are kept as bit masks over
+    the lexicon's locale list (150,000 tokens x 4 sets of strings would cost ~60 MB)."""
 
-    male_in: frozenset[str]  # locales listing it as a male first name
-    female_in: frozenset[str]
-    first_in: frozenset[str]  # as a first name of any gender
-    last_in: frozenset[str]  # as a surname
+    male_mask: int
+    female_mask: int
+    first_mask: int
+    last_mask: int
+    locales: tuple[str, ...]
+
+    def _names(self, mask: int) -> frozenset[str]:
+        return frozenset(loc for i, loc in enumerate(self.locales) if mask >> i & 1)
+
+    @property
+    def male_in(self) -> frozenset[str]:  # locales listing it as a male first name
+        return self._names(self.male_mask)
+
+    @property
+    def female_in(self) -> frozenset[str]:
+        return self._names(self.female_mask)
+
+    @property
+    def first_in(self) -> frozenset[str]:  # as a first name of any gender
+        return self._names(self.first_mask)
+
+    @property
+    def last_in(self) -> frozenset[str]:  # as a surname
+        return self._names(self.last_mask)
 
     @property
     def is_first(self) -> bool:
-        return bool(self.first_in)
+        return bool(self.first_mask)
 
     @property
     def is_last(self) -> bool:
-        return bool(self.last_in)
+        return bool(self.last_mask)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +111,11 @@ class NameLexicon:
     def __init__(self) -> None:
         from faker.config import AVAILABLE_LOCALES
 
-        male: dict[str, set[str]] = {}
-        female: dict[str, set[str]] = {}
-        first: dict[str, set[str]] = {}
-        last: dict[str, set[str]] = {}
+        male: dict[str, int] = {}
+        female: dict[str, int] = {}
+        first: dict[str, int] = {}
+        last: dict[str, int] = {}
+        locales: list[str] = []
         self.pools: dict[str, dict[str, tuple[str, ...]]] = {}
         self.scripts: dict[str, str] = {}
         for locale in AVAILABLE_LOCALES:
@@ -102,39 +124,32 @@ class NameLexicon:
             except ImportError:
                 continue
             provider = module.Provider
+            bit = 1 << len(locales)
+            locales.append(locale)
             pool = {
                 "male": tuple(dict.fromkeys(_names(provider, "first_names_male"))),
                 "female": tuple(dict.fromkeys(_names(provider, "first_names_female"))),
                 "any": tuple(dict.fromkeys(_names(provider, "first_names"))),
                 "last": tuple(n for n in dict.fromkeys(_names(provider, "last_names")) if n != "Doe"),
             }
-            for name in pool["male"]:
-                for token in name.split():
-                    male.setdefault(token.casefold(), set()).add(locale)
-            for name in pool["female"]:
-                for token in name.split():
-                    female.setdefault(token.casefold(), set()).add(locale)
-            for name in pool["any"] + pool["male"] + pool["female"]:
-                for token in name.split():
-                    first.setdefault(token.casefold(), set()).add(locale)
-            for name in pool["last"]:
-                for token in name.split():
-                    if len(token) > 1:
-                        last.setdefault(token.casefold(), set()).add(locale)
+            for table, names in ((male, pool["male"]), (female, pool["female"]),
+                                 (first, pool["any"] + pool["male"] + pool["female"]), (last, pool["last"])):
+                for name in names:
+                    for token in name.split():
+                        if len(token) > 1 or table is not last:
+                            key = token.casefold()
+                            table[key] = table.get(key, 0) | bit
             if locale not in _DETECTION_ONLY and (pool["any"] or pool["male"]):
                 self.pools[locale] = pool
                 sample = (pool["last"] or pool["any"] or pool["male"])[:20]
                 self.scripts[locale] = script_of("".join(sample))
-        empty: frozenset[str] = frozenset()
+        self.locales = tuple(locales)
         self._info: dict[str, NameInfo] = {}
         for token in set(male) | set(female) | set(first) | set(last):
             self._info[token] = NameInfo(
-                frozenset(male.get(token, empty)),
-                frozenset(female.get(token, empty)),
-                frozenset(first.get(token, empty)),
-                frozenset(last.get(token, empty)),
+                male.get(token, 0), female.get(token, 0), first.get(token, 0), last.get(token, 0), self.locales
             )
-        self._empty = NameInfo(empty, empty, empty, empty)
+        self._empty = NameInfo(0, 0, 0, 0, self.locales)
 
     def info(self, token: str) -> NameInfo:
         return self._info.get(token.casefold().strip(".'’"), self._empty)

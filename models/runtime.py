@@ -35,7 +35,7 @@ from models.gguf_info import GgufInfo, read_gguf_info
 log = logging.getLogger(__name__)
 _llama_log = logging.getLogger("veil.llama_cpp")
 
-DEFAULT_CONTEXT = 4096
+DEFAULT_CONTEXT = 2048  # enough for prompts + answers of the tiny model; 4096 costs ~30 MB more
 # Prompt evaluation is done in chunks of this many tokens so the time budget is checked
 # between them (a single llama_decode call cannot be interrupted).
 PREFILL_CHUNK = 128
