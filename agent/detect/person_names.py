@@ -39,7 +39,10 @@ _STRONG_CUE = re.compile(
     rf"[Ss]igned|(?:[Ff]irst|[Ll]ast|[Ff]ull|[Mm]iddle|[Mm]aiden|[Ss]ur)\s?name(?:\s+is|\??:?)|[Nn]ame\s*:|"
     rf"[Dd]ear|[Mm]y (?:[a-z\-]+\s+)?(?:{_RELATIONS}),?|[Oo]ur (?:{_RELATIONS}),?|[Hh]is (?:{_RELATIONS}),?|"
     rf"[Hh]er (?:{_RELATIONS}),?|[Yy]ou are|[Cc]all (?:me|him|her|them)|[Cc]alls (?:me|him|her)|"
-    rf"(?:[Cc]o-?)?[Ff]ounders?:?|[Ff]ounded by|[Mm]embers:|[Pp]layers:|[Cc]haracters:|[Aa]uthors?:)"
+    rf"(?:[Cc]o-?)?[Ff]ounders?:?|[Ff]ounded by|[Mm]embers:|[Pp]layers:|[Cc]haracters:|[Aa]uthors?:|"
+    rf"(?:[Cc]ustomer|[Cc]lient|[Cc]ontact|[Pp]atient|[Ee]mployee|[Aa]pplicant|[Tt]enant|[Gg]uest|[Aa]ttendee|"
+    rf"[Rr]ecipient|[Ss]ender|[Ff]rom|[Tt]o|[Cc]c|[Aa]ssignee|[Rr]eporter|[Oo]wner|[Rr]equester|[Cc]aller)"
+    rf"(?:\s+name)?\s*:)"
     rf"|(?:[Ss]incerely|[Rr]egards|[Bb]est|[Cc]heers|[Tt]hanks|[Tt]hank you|"
     rf"[Yy]ours(?: truly)?|[Ww]arm(?:ly)?|[Bb]est wishes|[Ll]ove),?\s*\n)"
     rf"[ \t]*['\"“]?(?P<v>{_NAME})"
@@ -152,6 +155,8 @@ class PersonNameDetector:
             labels.add(value)
             if value.casefold() in _NOT_SPEAKERS or value.split()[0].casefold() in _NOT_SPEAKERS:
                 continue
+            if value.istitle() and " " not in value and is_common_word(value) and not lexicon().is_first_name(value):
+                continue  # "Issue: ..." is a form field, not a speaker
             found.append((match.start("v"), match.end("v"), value))
         distinct = labels  # "Customer:" and "JA:" make a dialogue, so "JA" is a speaker
         spans = []
