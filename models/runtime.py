@@ -19,6 +19,7 @@ callers validate what the model wrote before using it.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import json
 import logging
@@ -634,4 +635,9 @@ def release_models(path: str | Path | None = None) -> None:
     with _shared_lock:
         for key in [k for k in _shared if target is None or k[0] == target]:
             _shared.pop(key).close()
+
+
+# llama.cpp's own finalizer fails when it runs during interpreter shutdown (its C bindings
+# are gone by then: "NoneType object is not callable"); free the models while they exist.
+atexit.register(release_models)
 
