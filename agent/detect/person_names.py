@@ -39,13 +39,15 @@ _STRONG_CUE = re.compile(
     rf"[Ss]igned|(?:[Ff]irst|[Ll]ast|[Ff]ull|[Mm]iddle|[Mm]aiden|[Ss]ur)\s?name(?:\s+is|\??:?)|[Nn]ame\s*:|"
     rf"[Dd]ear|[Mm]y (?:[a-z\-]+\s+)?(?:{_RELATIONS}),?|[Oo]ur (?:{_RELATIONS}),?|[Hh]is (?:{_RELATIONS}),?|"
     rf"[Hh]er (?:{_RELATIONS}),?|[Yy]ou are|[Cc]all (?:me|him|her|them)|[Cc]alls (?:me|him|her)|"
-    rf"(?:[Cc]o-?)?[Ff]ounders?:?|[Ff]ounded by|[Mm]embers:|[Pp]layers:|[Cc]haracters:|[Aa]uthors?:|"
-    rf"(?:[Cc]ustomer|[Cc]lient|[Cc]ontact|[Pp]atient|[Ee]mployee|[Aa]pplicant|[Tt]enant|[Gg]uest|[Aa]ttendee|"
-    rf"[Rr]ecipient|[Ss]ender|[Ff]rom|[Tt]o|[Cc]c|[Aa]ssignee|[Rr]eporter|[Oo]wner|[Rr]equester|[Cc]aller)"
-    rf"(?:\s+name)?\s*:)"
+    rf"(?:[Cc]o-?)?[Ff]ounders?:?|[Ff]ounded by|[Mm]embers:|[Pp]layers:|[Cc]haracters:|[Aa]uthors?:)"
     rf"|(?:[Ss]incerely|[Rr]egards|[Bb]est|[Cc]heers|[Tt]hanks|[Tt]hank you|"
     rf"[Yy]ours(?: truly)?|[Ww]arm(?:ly)?|[Bb]est wishes|[Ll]ove),?\s*\n)"
     rf"[ \t]*['\"“]?(?P<v>{_NAME})"
+)
+# Form fields whose value is a person: "Customer: Priya Raman", "From: Tom Reed".
+_FORM_FIELD = re.compile(
+    rf"(?m)^[ \t>*\-]*(?:Customer|Client|Contact|Patient|Employee|Applicant|Tenant|Guest|Attendee|Recipient|"
+    rf"Sender|From|To|Cc|Assignee|Reporter|Owner|Requester|Caller)(?:\s+[Nn]ame)?[ \t]*:[ \t]*(?P<v>{_NAME})[ \t]*$"
 )
 # Cues after which a capitalised word is a name only if the name lists know it.
 _WEAK_CUE = re.compile(
@@ -117,11 +119,13 @@ class PersonNameDetector:
     def _by_cue(self, text: str) -> list[Span]:
         names = lexicon()
         spans = []
-        for pattern, score in ((_TITLE_NAME, 0.9), (_STRONG_CUE, 0.8), (_WEAK_CUE, 0.7)):
+        for pattern, score in ((_TITLE_NAME, 0.9), (_STRONG_CUE, 0.8), (_FORM_FIELD, 0.75), (_WEAK_CUE, 0.7)):
             for match in pattern.finditer(text):
                 tokens = match.group("v").split()
                 if tokens[0] in _NOT_NAMES or tokens[0].upper() == tokens[0] and len(tokens[0]) > 1 and not tokens[0].endswith("."):
                     continue
+                if pattern is _FORM_FIELD and len(tokens) < 2 and not names.is_first_name(tokens[0]):
+                    continue  # "Customer: Perfect." is an answer, "Customer: Priya Raman" a name
                 if pattern is _WEAK_CUE:
                     known = [i for i, t in enumerate(tokens) if names.is_first_name(t) or names.is_last_name(t)]
                     if not known or known[0] != 0:
@@ -234,6 +238,23 @@ class PersonNameDetector:
             ):
                 # "Troi tries", "Min steps back": a proper noun acting as the subject.
                 spans.append(Span(token.idx, token.idx + len(token.text), Label.PERSON, token.text, 0.55, self.name))
+                i += 1
+            elif (
+                token.pos_ == "PROPN"
+                and token.is_title
+                and len(token.text) >= 3
+                and not token.ent_type_
+                and 0 < i < n - 1
+                and doc[i - 1].is_lower
+                and doc[i - 1].pos_ in ("ADP", "VERB", "CCONJ", "AUX")
+                and not (doc[i + 1].is_title or doc[i + 1].pos_ == "PROPN")
+                and token.text not in _NOT_NAMES
+                and not is_known_place(token.text)
+                and not is_common_word(token.text)
+            ):
+                # "beg Eri and Racita", "the office of Alexei": a lone proper noun that no
+                # list knows, after a verb or preposition, is most often someone's name.
+                spans.append(Span(token.idx, token.idx + len(token.text), Label.PERSON, token.text, 0.5, self.name))
                 i += 1
             elif (
                 token.is_lower

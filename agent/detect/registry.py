@@ -21,6 +21,7 @@ from agent.detect.person_names import TITLES, PersonNameDetector
 from agent.detect.secrets import SecretDetector
 from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
 from agent.entities import Label, Span
+from agent.words import is_common_word
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,9 @@ def _repeated_mentions(text: str, spans: list[Span]) -> list[Span]:
     if not seen:
         return []
     entries = [MapEntry(real=s.text, stand_in=s.text, label=s.label) for s in seen.values()]
-    return MentionFinder(entries, detector="repeat", full_score=0.8, part_score=0.7).find(text)
+    found = MentionFinder(entries, detector="repeat", full_score=0.8, part_score=0.7).find(text)
+    # "Ruby" found once is "Ruby" elsewhere, but not every lower-case "ruby", "that", "mark".
+    return [s for s in found if s.text[:1].isupper() or " " in s.text or not is_common_word(s.text)]
 
 
 def _linked_partials(spans: list[Span]) -> list[Span]:
