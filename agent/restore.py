@@ -28,21 +28,31 @@ class _Target:
     label: Label
 
 
+def _case_pattern(text: str) -> str:
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return "none"
+    if all(c.isupper() for c in letters):
+        return "upper" if len(letters) > 1 else "title"
+    if all(c.islower() for c in letters):
+        return "lower"
+    words = [w for w in text.split() if any(c.isalpha() for c in w)]
+    if all(w[0].isupper() and (w[1:].islower() or not any(c.isalpha() for c in w[1:])) for w in words):
+        return "title"
+    return "mixed"
+
+
 def _case_like(found: str, stand_in: str, real: str) -> str:
-    """The real value in the letter case the LLM used for the stand-in."""
-    letters = [c for c in found if c.isalpha()]
-    fake_letters = [c for c in stand_in if c.isalpha()]
-    if not letters or not fake_letters or not real:
+    """The real value in the letter case the LLM used for the stand-in: unchanged when
+    the LLM wrote the stand-in as it was sent, else UPPER, lower or Title like the LLM."""
+    said, sent = _case_pattern(found), _case_pattern(stand_in)
+    if said == sent or said in ("mixed", "none") or not real:
         return real
-    if all(c.isupper() for c in letters) and len(letters) > 1 and not all(c.isupper() for c in fake_letters):
+    if said == "upper":
         return real.upper()
-    if all(c.islower() for c in letters) and not all(c.islower() for c in fake_letters):
+    if said == "lower":
         return real.lower()
-    if letters[0].isupper() and fake_letters[0].islower():
-        return real[0].upper() + real[1:]
-    if letters[0].islower() and fake_letters[0].isupper():
-        return real[0].lower() + real[1:]
-    return real
+    return " ".join(w[:1].upper() + w[1:].lower() for w in real.split(" "))
 
 
 def _bounded(surface: str, pattern: str) -> str:
