@@ -110,6 +110,8 @@ class SpacyNerDetector:
             ):
                 label = Label.PERSON  # "Marcy is a black cat", "Marcus Feld from...": a name
             score = _BASE_SCORE[label]
+            if label is Label.PERSON and any(ch.isdigit() for ch in value):
+                continue  # "Leeds LS6 2QT": people's names have no digits
             if label is Label.PERSON:
                 first = ent[0]
                 if len(ent) == 1 and first.pos_ in ("VERB", "AUX", "ADV", "ADJ", "PRON"):

@@ -265,13 +265,13 @@ class AddressDetector:
     labels = frozenset({Label.ADDRESS})
     _street = re.compile(
         rf"\b\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?,?\s+(?:[NSEW]\.?\s+|(?:North|South|East|West)\s+)?"
-        rf"(?:[A-Z0-9][\w'’.\-]*\s+){{0,4}}?(?:{STREET_WORDS})\b\.?{_UNIT}?{_CITY_STATE_ZIP}?"
+        rf"(?:[A-Z0-9][\w'’.\-]*\s+){{0,4}}?(?:{STREET_WORDS})\b\.?(?:[ \t]+\d{{1,5}}[a-zA-Z]?\b\.?)?{_UNIT}?{_CITY_STATE_ZIP}?"
     )
     _eu_suffix = re.compile(rf"\b{_EU_STREET}\s+\d{{1,5}}[a-zA-Z]?(?:\s*[/-]\s*\d{{1,4}})?{_UNIT}?")
     _eu_prefix = re.compile(rf"(?:\b\d{{1,5}}(?:\s?(?:bis|ter))?,?\s+)?\b{_EU_PREFIX_STREET}(?:,?\s+\d{{1,5}}[a-zA-Z]?)?{_UNIT}?")
     # "233 Erzsébet tér 19", "92597 Jahu 80": a house number, a name, a number.
     _number_name_number = re.compile(
-        rf"(?<![\d.,$€£/:-])\b\d{{1,6}}\s+(?:ul\.\s+)?[A-ZÀ-Þ][a-zà-ÿ'’\-]+(?:\s+[\wÀ-ÿ'’\-]+){{0,3}}\s+\d{{1,5}}[a-zA-Z]?(?![\d.,:/%])\b\.?{_UNIT}?"
+        rf"(?<![\d.,$€£/:-])\b\d{{1,6}}\s+(?:ul\.\s+)?[A-ZÀ-Þ][a-zà-ÿ'’\-]+(?:\s+[\wÀ-ÿ'’\-]+){{0,3}}\s+\d{{1,5}}[a-zA-Z]?(?!\d|[.,:/]\d|%)\b\.?{_UNIT}?"
     )
     _address_cue = re.compile(r"(?i)\b(address|lives? at|lived (?:in|at)|live in|located at|deliver(?:ed)? to|ship(?:ped)? to|send (?:it )?to|drops? (?:you|me) off at|billing|shipping|residence|resides at)\b")
     _number_first_foreign = re.compile(
@@ -315,7 +315,7 @@ class AddressDetector:
         return [self._extended(text, s) if s.score >= 0.7 else s for s in spans]
 
     _block_line = re.compile(r"[ \t>]*(?P<v>[^\n?!:;@]{1,40}?)[ \t]*(?:\n|$)")
-    _same_line_town = re.compile(r",[ \t]*(?:[A-Z][\w'’\-]*[ \t]?){1,4}(?:,[ \t]*[A-Z]{2})?(?:[ \t]+\d{3,6})?(?=[ \t]*(?:[.,;\n]|$))")
+    _same_line_town = re.compile(r",[ \t]*(?:[A-Z][\w'’\-]*[ \t]?)(?:[A-Z0-9][\w'’\-]*[ \t]?){0,3}(?:,[ \t]*[A-Z]{2})?(?:[ \t]+\d{3,6})?(?=[ \t]*(?:[.,;\n]|$))")
 
     def _extended(self, text: str, span: Span) -> Span:
         """An address goes on: ", Goiânia" after the street, and in a written address

@@ -17,6 +17,7 @@ from agent.entities import Action, Label, Span
 from agent.local_tasks import SurrogateProposer
 from agent.substitute import formats
 from agent.substitute.dates import shift_date
+from agent.places import place_kind, places
 from agent.substitute.orgs_places import fake_org, fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial, parse_name
 from agent.substitute.rng import digits_into, match_case, rng_for, same_shape
@@ -191,12 +192,17 @@ class Substituter:
         return same_shape(rng, real)
 
     def _address(self, rng, real: str, is_free) -> str:
-        """Numbers change, street and town words change, the layout stays."""
+        """Numbers change, street names change, the town becomes another real town; the
+        street type, units, state codes and the layout (commas, line breaks) stay."""
         words = [w for w in self.persons.names.last_names("en_US") if w.isalpha() and len(w) > 3]
+        towns = self._towns_like(real)
         street_types = re.compile(rf"(?i)^(?:{STREET_WORDS}|apt|apartment|suite|ste|unit|flat|po|p\.o\.|box|floor|fl|"
                                   r"[nsew]|north|south|east|west)\.?,?$")
+        # The street is the first line / the part before the first comma; the rest is town,
+        # region, country and postcode.
+        cut = min((i for i in (real.find(","), real.find("\n")) if i > 0), default=len(real))
 
-        def swap(match: re.Match[str]) -> str:
+        def swap_street(match: re.Match[str]) -> str:
             token = match.group()
             if any(ch.isdigit() for ch in token):
                 return same_shape(rng, token)
@@ -204,7 +210,36 @@ class Substituter:
                 return token
             return match_case(token, rng.choice(words))
 
-        return re.sub(r"[^\s,]+", swap, real)
+        def swap_town(match: re.Match[str]) -> str:
+            words_run = match.group()
+            if any(ch.isdigit() for ch in words_run):
+                return same_shape(rng, words_run)
+            if street_types.match(words_run) or (words_run.isupper() and len(words_run) <= 3) or place_kind(
+                words_run
+            )[0] in ("country", "state"):
+                return words_run  # "CA", "Uruguay": a region or country says little on its own
+            same_length = [t for t in towns if len(t.split()) == len(words_run.split())] or towns
+            return match_case(words_run, rng.choice(same_length))
+
+        street = re.sub(r"[^\s,]+", swap_street, real[:cut])
+        town = re.sub(
+            r"\S*\d\S*|[A-ZÀ-Þ][^\s\d,]*(?:[ \t]+(?![A-Za-z]*\d)[A-ZÀ-Þa-zà-ÿ][^\s\d,]*)*", swap_town, real[cut:]
+        )
+        return street + town
+
+    @staticmethod
+    def _towns_like(address: str) -> list[str]:
+        """Towns of the address's country (from a country, a US state, or a known town
+        in it), so an Illinois address gets an American town."""
+        data = places()
+        for token in re.findall(r"[A-Za-zÀ-ÿ][\w'’.\-]*(?:[ \t]+[A-Z][\w'’.\-]*)*", address):
+            for candidate in (token, *token.split()):
+                kind, country = place_kind(candidate)
+                if kind in ("country", "state", "city") and country in data["cities"]:
+                    return data["cities"][country]
+                if kind == "country" and country is None:
+                    continue
+        return data["all_cities"]
 
     def _username(self, rng, real: str, conversation: Conversation) -> str:
         at = "@" if real.startswith("@") else ""
