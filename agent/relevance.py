@@ -148,6 +148,10 @@ _STRONG_WORK_CUE_BEFORE = re.compile(
 )
 _CITATION_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:\(\d{4}\)|,\s*\d{4}\b|\s+et al\b|\s+(?:solution|theorem|conjecture|paradox|principle|effect|law|equation|algorithm|method|test)\b)", re.I)
 _STORY_ABOUT_PEOPLE = re.compile(r"(?i)\b(?:my|our)\s+(?:friend|colleague|co-?worker|family|son|daughter|wife|husband|boss|team)")
+# "the Chicago office", "our Berlin branch": where the user works.
+_OUR_SITE_AFTER = re.compile(
+    r"(?i)^\s+(?:office|branch|hq|headquarters|campus|store|shop|site|plant|warehouse|factory|team|clinic|location)\b"
+)
 _FROM_PLACE = re.compile(r"(?i)\b(?:i|we)\s*(?:'m|am|are|was|were)\b[^.!?\n]{0,30}\bfrom\s+(?:the\s+)?$")
 _PLACE_OF_BUSINESS = re.compile(
     r"(?i)\b(?:school|house|home|office|student|rehab|property|apartment|farm|city of|town of|"
@@ -290,7 +294,9 @@ class RelevanceRules:
         return any(is_public(" ".join(tokens[:n]), Label.ORG) for n in range(1, len(tokens)))
 
     def _place(self, span: Span, before: str, after: str, whole: str) -> Verdict:
-        if any(p.search(before) for p in (_PERSONAL_PLACE, _ADDRESS_CONTEXT, _PLACE_OF_BUSINESS, _FROM_PLACE)):
+        if any(p.search(before) for p in (_PERSONAL_PLACE, _ADDRESS_CONTEXT, _PLACE_OF_BUSINESS, _FROM_PLACE)) or (
+            _OUR_SITE_AFTER.match(after) and re.search(r"(?i)\b(?:our|my|the)\s+$", before)
+        ):
             return Verdict(False, 0.8, "where you or someone you know lives or works")
         if is_public(span.text, Label.LOCATION):
             return Verdict(True, 0.7, "public place")

@@ -13,7 +13,7 @@ from agent.conversation import Conversation, MapEntry, fold
 from agent.detect.base import DetectionContext
 from agent.detect.validators import digits_of
 from agent.entities import Action, Label, Span
-from agent.detect.person_names import TITLES
+from agent.detect.person_names import CALENDAR_WORDS, TITLES
 
 _TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
 _PHONE_LIKE = re.compile(r"\+?\(?\d[\d\s().\-]{5,}\d")
@@ -33,7 +33,8 @@ def name_parts(real: str) -> list[str]:
     tokens = [t for t in tokens if t.casefold().rstrip(".") not in _TITLE_WORDS]
     if len(tokens) < 2:
         return []
-    return [t for t in tokens if len(t) >= 3 and t[0].isupper()]
+    # "May" of "May Chen" alone is more often the month: months and weekdays are not parts.
+    return [t for t in tokens if len(t) >= 3 and t[0].isupper() and t not in CALENDAR_WORDS]
 
 
 class MentionFinder:

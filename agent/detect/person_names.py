@@ -55,8 +55,10 @@ _WEAK_CUE = re.compile(
     rf"[Tt]ext|[Mm]eet|[Mm]et|[Mm]eeting|[Ii] am|I'm|[Ii]nvite|[Hh]elp|[Ss]ee|[Vv]isit|[Rr]emind)"
     rf"[,:]?\s+(?P<v>{_NAME})"
 )
-_NOT_NAMES = frozenset(
-    {"I", "We", "You", "The", "This", "That", "There", "It", "All", "Everyone", "Team", "Sir", "Madam",
+CALENDAR_WORDS = frozenset({"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+             "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"})
+_NOT_NAMES = frozenset(CALENDAR_WORDS | {
+    "I", "We", "You", "The", "This", "That", "There", "It", "All", "Everyone", "Team", "Sir", "Madam",
      "GPT", "ChatGPT", "AI", "Assistant", "Regards", "Thanks", "Thank", "Please", "Hope", "Good", "Best",
      "Kind", "Warm", "Dear", "Hello", "Hi", "Hey", "Yes", "No", "Ok", "Okay", "Customer", "Hiring",
      "Manager", "Support", "Sales", "User", "Admin", "Friend", "Friends", "Colleagues", "Team", "Folks"}
@@ -107,7 +109,10 @@ class PersonNameDetector:
     @staticmethod
     def _likely_first_name(token: str) -> bool:
         """Listed as a first name by at least two locales' curated lists (one list alone
-        has too many words that are ordinary English: "Server", "Will")."""
+        has too many words that are ordinary English: "Server", "Will"); never a month or
+        a weekday ("in May")."""
+        if token in CALENDAR_WORDS:
+            return False
         info = lexicon().info(token)
         return len(info.first_in - {"en"}) >= 2
 
