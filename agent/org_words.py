@@ -16,7 +16,7 @@ LEGAL_SUFFIXES = frozenset(
 GENERIC_ORG_WORDS = frozenset(
     w.casefold()
     for w in (
-        "of", "the", "for", "and", "&", "de", "la", "du", "der", "die", "und", "a", "an", "in", "at", "on",
+        "of", "the", "for", "and", "&", "St", "St.", "Saint", "Ste", "Ste.", "Mount", "Mt", "Mt.", "de", "la", "du", "der", "die", "und", "a", "an", "in", "at", "on",
         "Bank", "University", "College", "School", "Academy", "Institute", "Hospital", "Clinic", "Medical",
         "Center", "Centre", "Police", "Department", "Dept", "Ministry", "Council", "Services", "Service",
         "Solutions", "Systems", "Technologies", "Technology", "Tech", "Labs", "Lab", "Consulting",

@@ -9,7 +9,7 @@ from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline
 from agent.entities import Label, Span
 from agent.names import lexicon
-from agent.org_words import is_generic_org
+from agent.org_words import GENERIC_ORG_WORDS, is_generic_org
 from agent.places import is_known_place, place_kind
 
 LABEL_MAP = {
@@ -17,7 +17,7 @@ LABEL_MAP = {
     "ORG": Label.ORG,
     "GPE": Label.LOCATION,
     "LOC": Label.LOCATION,
-    "FAC": Label.LOCATION,
+    "FAC": Label.LOCATION,  # a building; one named like an organisation is one (below)
     "NORP": Label.NORP,
     "DATE": Label.DATE,
 }
@@ -51,7 +51,8 @@ NOT_ENTITIES = frozenset(
     otp php jsx tsx npm aws gcp oop mvc mvvm tdd bdd ci cd devops cnn rnn lstm gan vae bert gpu est pst
     gmt utc cet usd eur gbp jpy inr cad aud cny vat gst llc inc ltd gmbh plc dr mr mrs ms prof jr sr
     the and for you not but all any can her was one our out day get has him his how man new now old
-    see two way who boy did its let put say she too use yes no abc xyz tldr fwiw asap pov diy""".split()
+    see two way who boy did its let put say she too use yes no abc xyz tldr fwiw asap pov diy mac vm db
+    cpu lan usb ssd ssl tls pgp gpg ftp cms cdn""".split()
 )
 _LEADING = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|dear|hi|hello|hey)\s+", re.I)
 
@@ -93,6 +94,8 @@ class SpacyNerDetector:
                 continue
             if value.casefold() in NOT_ENTITIES or (label is Label.ORG and is_generic_org(value)):
                 continue  # "the Union", "the Court": a kind of organisation, not one
+            if ent.label_ == "FAC" and any(w.strip("'’s").casefold() in GENERIC_ORG_WORDS for w in value.split()[1:]):
+                label = Label.ORG  # "St. Luke's Hospital", "Lincoln Elementary School"
             if label is not Label.DATE and len(value.split()) > 1 and _LEGAL_SUFFIX.search(value):
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
             elif label is Label.PERSON and " " not in value and is_known_place(value) and (

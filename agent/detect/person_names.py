@@ -42,7 +42,7 @@ _STRONG_CUE = re.compile(
     rf"(?:[Cc]o-?)?[Ff]ounders?:?|[Ff]ounded by|[Mm]embers:|[Pp]layers:|[Cc]haracters:|[Aa]uthors?:)"
     rf"|(?:[Ss]incerely|[Rr]egards|[Bb]est|[Cc]heers|[Tt]hanks|[Tt]hank you|"
     rf"[Yy]ours(?: truly)?|[Ww]arm(?:ly)?|[Bb]est wishes|[Ll]ove),?\s*\n)"
-    rf"[ \t]*['\"“]?(?P<v>{_NAME})"
+    rf"[ \t]*['\"“]?(?:(?:{TITLES})\.?\s+)?(?P<v>{_NAME})"
 )
 # Form fields whose value is a person: "Customer: Priya Raman", "From: Tom Reed".
 _FORM_FIELD = re.compile(
@@ -53,11 +53,11 @@ _FORM_FIELD = re.compile(
 _WEAK_CUE = re.compile(
     rf"\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Tt]hanks|[Aa]sk|[Ww]ith|[Ff]rom|[Cc]ontact|[Tt]ell|[Cc]all|[Ee]mail|"
     rf"[Tt]ext|[Mm]eet|[Mm]et|[Mm]eeting|[Ii] am|I'm|[Ii]nvite|[Hh]elp|[Ss]ee|[Vv]isit|[Rr]emind)"
-    rf"[,:]?\s+(?P<v>{_NAME})"
+    rf"[,:]?\s+(?:(?:{TITLES})\.?\s+)?(?P<v>{_NAME})"
 )
 CALENDAR_WORDS = frozenset({"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
              "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"})
-_NOT_NAMES = frozenset(CALENDAR_WORDS | {
+_NOT_NAMES = frozenset(CALENDAR_WORDS | set(TITLES.split("|")) | {
     "I", "We", "You", "The", "This", "That", "There", "It", "All", "Everyone", "Team", "Sir", "Madam",
      "GPT", "ChatGPT", "AI", "Assistant", "Regards", "Thanks", "Thank", "Please", "Hope", "Good", "Best",
      "Kind", "Warm", "Dear", "Hello", "Hi", "Hey", "Yes", "No", "Ok", "Okay", "Customer", "Hiring",

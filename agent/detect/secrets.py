@@ -45,6 +45,8 @@ _ASSIGNMENT = re.compile(
     r"access[_ -]?key|auth[_ -]?token|access[_ -]?token|refresh[_ -]?token|client[_ -]?secret|token)"
     r"\s*(?:is|was|=|:|:=|=>)\s*(?P<q>['\"`]?)(?P<v>[^\s'\"`,;]{3,200})(?P=q)"
 )
+# "with password Winter2024!": no colon, but a value that looks like a password.
+_PASSWORD_WORD = re.compile(r"(?i)\bpass(?:word|wd|code|phrase)\s+(?P<v>\S{6,64})")
 _AWS_SECRET = re.compile(
     r"(?i)aws.{0,20}(?:secret|private).{0,20}?[=:]\s*['\"]?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
 )
@@ -82,4 +84,12 @@ class SecretDetector:
                     continue
                 start = match.start("v")
                 spans.append(Span(start, start + len(value), Label.SECRET, value, 0.97, f"{self.name}:assignment"))
+        for match in _PASSWORD_WORD.finditer(text):
+            value = match.group("v").rstrip(".,;:)")
+            has_digit = any(c.isdigit() for c in value)
+            has_symbol = any(not c.isalnum() for c in value)
+            has_letter = any(c.isalpha() for c in value)
+            if len(value) >= 6 and has_letter and (has_digit or has_symbol) and value.casefold() not in _PLACEHOLDERS:
+                start = match.start("v")
+                spans.append(Span(start, start + len(value), Label.SECRET, value, 0.9, f"{self.name}:assignment"))
         return spans

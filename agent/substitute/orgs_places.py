@@ -75,6 +75,8 @@ def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free
         for token in tokens:
             key = fold(token)
             core = token.strip(",.()\"'")
+            if core.endswith(("'s", "’s")):
+                core = core[:-2]  # "Luke's Hospital" -> "Riggs's Hospital": the possessive stays
             if key in LEGAL_SUFFIXES or key in GENERIC_ORG_WORDS or not core:
                 out.append(token)
                 continue

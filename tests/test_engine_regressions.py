@@ -1,0 +1,74 @@
+"""Cases found by reading sanitized prompts the way a user would; each once went wrong."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agent.conversation import Conversation
+from agent.entities import Action, Label
+
+
+def sanitize(engine, text: str, seed: int = 11):
+    return engine.sanitize(text, Conversation(seed=seed))
+
+
+def kept(result) -> set[str]:
+    return {e.real for e in result.entities if e.action is Action.KEEP}
+
+
+def test_title_after_a_relation_stays_a_title(privacy_engine):
+    result = sanitize(privacy_engine, "Write to my manager Dr. Kevin O'Brien and his teacher Mrs. Alvarez.")
+    assert "Dr. " in result.sanitized and "Mrs. " in result.sanitized
+    assert "Kevin" not in result.sanitized and "Alvarez" not in result.sanitized
+
+
+@pytest.mark.parametrize("month", ["May", "June", "April", "August"])
+def test_a_month_is_not_a_name_even_next_to_a_person_called_so(privacy_engine, month):
+    result = sanitize(privacy_engine, f"What is Chicago like in {month}? Ask {month} Chen about it.")
+    assert f"in {month}?" in result.sanitized
+    assert "Chen" not in result.sanitized
+
+
+def test_password_without_a_colon(privacy_engine):
+    result = sanitize(privacy_engine, "Log in as admin with password Winter2024! and restart nginx. The password policy says 90 days.")
+    assert "Winter2024!" not in result.sanitized
+    assert "password policy" in result.sanitized  # an ordinary word after "password" is not a secret
+
+
+def test_a_hospital_keeps_its_kind(privacy_engine):
+    result = sanitize(privacy_engine, "I'm a nurse at St. Luke's Hospital and I need help with a rota.")
+    hospital = next(e for e in result.entities if e.real.endswith("Hospital"))
+    assert hospital.label is Label.ORG
+    assert re.fullmatch(r"St\. \w+'s Hospital", hospital.sent), hospital.sent
+
+
+def test_an_address_gets_a_town_of_its_country(privacy_engine):
+    for seed in range(6):
+        result = sanitize(privacy_engine, "Ship it to 42 Elm Street, Springfield, IL 62704 please.", seed)
+        address = next(e for e in result.entities if e.label is Label.ADDRESS)
+        town = address.sent.split(",")[1].strip()
+        from agent.places import place_kind
+
+        assert place_kind(town) == ("city", "United States"), address.sent
+        assert address.sent.endswith(", IL " + address.sent[-5:])
+
+
+def test_label_style_fields(privacy_engine):
+    result = sanitize(privacy_engine, "Customer: Priya Raman\nIssue: refund for order 4411-2231\ncustomer: That is all")
+    assert "Priya" not in result.sanitized and "Issue:" in result.sanitized
+    assert "That is all" in result.sanitized
+
+
+def test_the_users_office_city_is_swapped_but_a_weather_question_alone_keeps_it(privacy_engine):
+    office = sanitize(privacy_engine, "Confirm our meeting at the Chicago office on Friday.")
+    assert "Chicago" not in office.sanitized
+    weather = sanitize(privacy_engine, "What is the weather in Chicago like in spring?")
+    assert "Chicago" in kept(weather)
+
+
+def test_a_postcode_town_is_not_a_person(privacy_engine):
+    result = sanitize(privacy_engine, "My flat is at 12 Rose Lane, Leeds LS6 2QT.")
+    assert all(e.label is not Label.PERSON for e in result.entities)
+    assert "Leeds" not in result.sanitized and result.sanitized.endswith(".")
