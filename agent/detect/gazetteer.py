@@ -43,6 +43,8 @@ _LEGAL_NAME = re.compile(
 )
 _CAMEL = re.compile(r"(?<![\w@./\\-])[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+[A-Z]*(?![\w@./\\-])")
 _CODE = re.compile(r"[{};=]|\(\)|=>|->|::")
+# All-caps words of the trade that are never an organisation ("the MAC is ...").
+_TECH_ACRONYMS = frozenset({"MAC", "SSH", "NAS", "RAID", "BIOS", "UEFI", "LDAP", "SAML", "SMB", "NFS", "ACL", "CSV", "ETL", "KYC", "AML"})
 _ACRONYM = re.compile(r"(?<![\w@./\\-])[A-Z]{3,5}(?![\w@./\\-])")
 
 
@@ -102,6 +104,6 @@ class OrganisationDetector:
         if sum(1 for c in text if c.isupper()) < 0.3 * max(1, sum(1 for c in text if c.isalpha())):
             for m in _ACRONYM.finditer(text):
                 word = m.group()
-                if word.casefold() not in NOT_ENTITIES and not is_known_place(word):
+                if word.casefold() not in NOT_ENTITIES and word not in _TECH_ACRONYMS and not is_known_place(word):
                     spans.append(Span(m.start(), m.end(), Label.ORG, word, 0.45, self.name))
         return spans

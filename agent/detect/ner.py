@@ -51,8 +51,8 @@ NOT_ENTITIES = frozenset(
     otp php jsx tsx npm aws gcp oop mvc mvvm tdd bdd ci cd devops cnn rnn lstm gan vae bert gpu est pst
     gmt utc cet usd eur gbp jpy inr cad aud cny vat gst llc inc ltd gmbh plc dr mr mrs ms prof jr sr
     the and for you not but all any can her was one our out day get has him his how man new now old
-    see two way who boy did its let put say she too use yes no abc xyz tldr fwiw asap pov diy mac vm db
-    cpu lan usb ssd ssl tls pgp gpg ftp cms cdn""".split()
+    see two way who boy did its let put say she too use yes no abc xyz tldr fwiw asap pov diy vm db
+    lan ssl tls pgp gpg cms cdn""".split()
 )
 _LEADING = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|dear|hi|hello|hey)\s+", re.I)
 
