@@ -146,6 +146,12 @@ _STRONG_WORK_CUE_BEFORE = re.compile(
     r"\baccording\s+to\s+$|\bpretend\s+(?:to\s+be|you\s+are)\s+$|\bact\s+(?:as|like)\s+['\"“]?$|"
     r"\bimpersonat\w+\s+$|\bplay\s+the\s+role\s+of\s+$|\blike\s+$|\banswer\s+like\s+$)"
 )
+# "the Peterson Solution", "Bayes Theorem": a person's name as the name of a concept.
+_CONCEPT_WORD = re.compile(
+    r"(?i)\s(?:solution|theorem|effect|principle|law|paradox|algorithm|method|test|equation|conjecture|"
+    r"hypothesis|model|index|scale|curve|distribution|number|constant|syndrome|disease|prize|award)$"
+)
+_CHARACTER_APPOSITION = re.compile(r"(?i)^,?\s+(?:a|the|one of the)\s+(?:\w+\s+)?characters?\b")
 _CITATION_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:\(\d{4}\)|,\s*\d{4}\b|\s+et al\b|\s+(?:solution|theorem|conjecture|paradox|principle|effect|law|equation|algorithm|method|test)\b)", re.I)
 _STORY_ABOUT_PEOPLE = re.compile(r"(?i)\b(?:my|our)\s+(?:friend|colleague|co-?worker|family|son|daughter|wife|husband|boss|team)")
 # "the Chicago office", "our Berlin branch": where the user works.
@@ -260,6 +266,10 @@ class RelevanceRules:
             return Verdict(True, 0.6, "character in a known work")
         if _PUBLIC_ROLE_BEFORE.search(before):
             return Verdict(True, 0.75, "public office holder")
+        if _CONCEPT_WORD.search(span.text):
+            return Verdict(True, 0.7, "a named concept")
+        if _CHARACTER_APPOSITION.match(after):
+            return Verdict(True, 0.7, "character in a known work")
         if _STRONG_WORK_CUE_BEFORE.search(before) or _CITATION_AFTER.match(after):
             return Verdict(True, 0.7, "public figure asked about")
         if self._with_public_partner(span, whole):

@@ -98,6 +98,8 @@ class SpacyNerDetector:
                 label = Label.ORG  # "St. Luke's Hospital", "Lincoln Elementary School"
             if label is not Label.DATE and len(value.split()) > 1 and _LEGAL_SUFFIX.search(value):
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
+            elif label is Label.ORG and " " not in value and place_kind(value)[0] in ("country", "state", "continent", "region"):
+                label = Label.LOCATION  # "APAC", "EMEA": regions NER took for organisations
             elif label is Label.PERSON and " " not in value and is_known_place(value) and (
                 place_kind(value)[0] in ("country", "state", "continent", "region")
                 or len(names.info(value).first_in - {"en"}) < 2

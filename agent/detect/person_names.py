@@ -132,6 +132,8 @@ class PersonNameDetector:
                 if pattern is _FORM_FIELD and len(tokens) < 2 and not names.is_first_name(tokens[0]):
                     continue  # "Customer: Perfect." is an answer, "Customer: Priya Raman" a name
                 if pattern is _WEAK_CUE:
+                    if is_known_place(" ".join(tokens)) or is_known_place(tokens[0]):
+                        continue  # "from China": a place, whatever the name lists say
                     known = [i for i, t in enumerate(tokens) if names.is_first_name(t) or names.is_last_name(t)]
                     if not known or known[0] != 0:
                         continue
