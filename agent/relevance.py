@@ -74,8 +74,11 @@ def _works_regex() -> re.Pattern[str] | None:
     titles += [c for c in raw.get("characters", []) if " " in c or (len(c) >= 4 and not names.is_first_name(c))]
     if not titles or not known:
         return None
-    body = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+    # Titles of three words or more are distinctive in any case ("LEague of Legends");
+    # shorter ones only with their capitals ("The Office", not "the office").
+    several = "|".join(re.escape(t) for t in sorted((t for t in titles if len(t.split()) >= 3), key=len, reverse=True))
+    single = "|".join(re.escape(t) for t in sorted((t for t in titles if len(t.split()) < 3), key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:(?i:{several})|{single})(?!\w)")
 
 
 @lru_cache(maxsize=1)
@@ -230,6 +233,15 @@ class RelevanceRules:
             return Verdict(True, 0.75, "character in a known work")
         if label in (Label.LOCATION, Label.ORG, Label.MISC) and is_public(span.text, Label.PERSON) and not is_public(span.text, label):
             label = Label.PERSON  # a famous person NER took for a place or company
+        if (
+            label in (Label.ORG, Label.LOCATION, Label.MISC)
+            and " " not in span.text
+            and not is_public(span.text, label)
+            and not is_known_place(span.text)
+            and _named_work(whole)
+            and not _STORY_ABOUT_PEOPLE.search(whole)
+        ):
+            return Verdict(True, 0.6, "part of a known work")  # "Noxus had invaded Ionia" (League of Legends)
         if label is Label.PERSON:
             return self._person(span, before, after, whole)
         if label is Label.ORG:
