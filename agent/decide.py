@@ -8,7 +8,7 @@ policy, where "auto" asks the relevance rules (and the local judge, when one is 
 from __future__ import annotations
 
 import logging
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from agent.config import Settings
 from agent.conversation import Conversation, fold

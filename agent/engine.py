@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from agent.config import Settings, default_settings
 from agent.conversation import Conversation, fold
@@ -145,7 +145,9 @@ def build_engine(settings: Settings) -> Engine:
     wants_model = settings.local_model.tasks or settings.detectors.local_llm or settings.substitution_level == 2
     if wants_model:
         try:
-            from models.tasks import build_local_tasks  # the optional plug-in, imported only when asked for
+            from models.tasks import (
+                build_local_tasks,  # the optional plug-in, imported only when asked for
+            )
 
             local_tasks, extra = build_local_tasks(settings)
         except Exception as exc:

@@ -35,7 +35,7 @@ class Label(str, Enum):
     MISC = "MISC"
 
     @classmethod
-    def parse(cls, value: str) -> "Label":
+    def parse(cls, value: str) -> Label:
         try:
             return cls(value.upper())
         except ValueError as exc:
@@ -86,7 +86,7 @@ class Span:
     def __len__(self) -> int:
         return self.end - self.start
 
-    def overlaps(self, other: "Span") -> bool:
+    def overlaps(self, other: Span) -> bool:
         return self.start < other.end and other.start < self.end
 
 

@@ -7,8 +7,9 @@ to its own rules when a task returns None, junk, or runs out of time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from agent.conversation import MapEntry
 from agent.entities import Span

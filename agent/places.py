@@ -41,7 +41,7 @@ def places() -> dict:
 def place_kind(value: str) -> tuple[str, str | None]:
     """("country"|"state"|"city"|"continent"|"region"|"unknown", country of a city)."""
     data = places()
-    key = fold(re.sub(r"^the\s+", "", value, flags=re.I))
+    key = fold(re.sub(r"^the\s+", "", value, flags=re.IGNORECASE))
     if value in data["_state_abbr"]:
         return "state", "United States"
     # "Greater Boston", "the Boston area", "downtown Chicago" are still Boston and Chicago.

@@ -155,7 +155,7 @@ _CONCEPT_WORD = re.compile(
     r"hypothesis|model|index|scale|curve|distribution|number|constant|syndrome|disease|prize|award)$"
 )
 _CHARACTER_APPOSITION = re.compile(r"(?i)^,?\s+(?:a|the|one of the)\s+(?:\w+\s+)?characters?\b")
-_CITATION_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:\(\d{4}\)|,\s*\d{4}\b|\s+et al\b|\s+(?:solution|theorem|conjecture|paradox|principle|effect|law|equation|algorithm|method|test)\b)", re.I)
+_CITATION_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:\(\d{4}\)|,\s*\d{4}\b|\s+et al\b|\s+(?:solution|theorem|conjecture|paradox|principle|effect|law|equation|algorithm|method|test)\b)", re.IGNORECASE)
 _STORY_ABOUT_PEOPLE = re.compile(r"(?i)\b(?:my|our)\s+(?:friend|colleague|co-?worker|family|son|daughter|wife|husband|boss|team)")
 # "the Chicago office", "our Berlin branch": where the user works.
 _OUR_SITE_AFTER = re.compile(

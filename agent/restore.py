@@ -226,7 +226,7 @@ class Restorer:
         restored, spans = compiled.restore(text)
         return RestoreResult(restored, spans, compiled.leftovers(restored, spans))
 
-    def streaming(self, conversation: Conversation) -> "StreamingRestorer":
+    def streaming(self, conversation: Conversation) -> StreamingRestorer:
         return StreamingRestorer(self.compiled(conversation))
 
 

@@ -215,10 +215,11 @@ def chat(url: str, shots: str) -> None:
     hover(window.preview.viewport(), start)
     REPORT["preview_tooltip"] = QToolTip.text()
     shot(out and out / "preview.png", window)
-    # Click "Chicago" (kept: the prompt is about the office) to force a stand-in, then back.
+    # Click "Chicago" (the user's office: swapped) to keep it, then click again to swap it back.
     place = next((m for m in window.preview.marks() if m.key.real == "Chicago"), None)
     if place is not None:
         before = window.preview.text()
+        REPORT["before_click_style"] = place.style
         window.last_draft = None
         click(window.preview.viewport(), window.preview.rect_of(place)[0])
         wait(lambda: window.last_draft is not None and not window.preview.rendering, 30, "preview after click")

@@ -6,14 +6,14 @@ import random
 import re
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from agent.bench.data import Example
 from agent.conversation import Conversation
 from agent.entities import Action, Label, SanitizeResult
-from agent.substitute.persons import parse_name
 from agent.names import lexicon
+from agent.substitute.persons import parse_name
 
 DIRECT_LABELS = ("EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "SSN", "IP", "SECRET")
 

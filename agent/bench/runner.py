@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from agent.bench.data import PROMPT_SETS, Example
 from agent.bench.metrics import (

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from agent.conversation import Conversation, MapEntry, fold
 from agent.detect.base import DetectionContext
+from agent.detect.person_names import CALENDAR_WORDS, TITLES
 from agent.detect.validators import digits_of
 from agent.entities import Action, Label, Span
-from agent.detect.person_names import CALENDAR_WORDS, TITLES
 
 _TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
 _PHONE_LIKE = re.compile(r"\+?\(?\d[\d\s().\-]{5,}\d")

@@ -34,27 +34,16 @@ _CONTRACTION = re.compile(r"(?i)\w{0,2}['’]\w{1,2}")  # "n’t", "I'm": never 
 
 # Verbs that open prompts and that NER likes to take into a name ("Email Sarah").
 _IMPERATIVES = frozenset(
-    "email e-mail call text ask tell message ping invite thank remind meet contact write send cc "
-    "dear hi hello hey thanks congratulate congrats wish help".split()
+    ["email", "e-mail", "call", "text", "ask", "tell", "message", "ping", "invite", "thank", "remind", "meet", "contact", "write", "send", "cc", "dear", "hi", "hello", "hey", "thanks", "congratulate", "congrats", "wish", "help"]
 )
 _LEGAL_SUFFIX = re.compile(
     r"(?i)\b(?:inc|llc|ltd|limited|gmbh|ag|plc|llp|corp|corporation|co|company|s\.a|sa|bv|nv|oy|ab|pty|srl|sarl|spa)\.?$"
 )
 # Acronyms NER likes to call organisations that are really common nouns of the trade.
 NOT_ENTITIES = frozenset(
-    """iban ssn api url uri pdf ceo cto cfo coo cmo vp svp evp hr it ai ml dl rl nlp ner faq id uuid guid ip
-    vpn dob gpt llm rag sql nosql html css json xml yaml toml csv tsv seo sem ppc cta kpi okr roi b2b b2c
-    saas paas iaas usb cpu gpu tpu ram rom ssd hdd os ios ui ux qa pm am dm dms sms mms otp pin atm eta asap
-    fyi diy aka etc rsvp nb ps tbd tba nda gdpr hipaa ccpa crm erp cv pr mba phd bsc msc md cpa tv dvd mp3
-    mp4 wav png jpg jpeg gif svg docx xlsx pptx sdk ide cli gui http https dns ssh ftp sftp smtp imap tcp
-    udp lan wan wifi ok lol omg btw imo imho tbh idk irl rip afk nsfw todo fixme readme jwt oauth sso mfa
-    otp php jsx tsx npm aws gcp oop mvc mvvm tdd bdd ci cd devops cnn rnn lstm gan vae bert gpu est pst
-    gmt utc cet usd eur gbp jpy inr cad aud cny vat gst llc inc ltd gmbh plc dr mr mrs ms prof jr sr
-    the and for you not but all any can her was one our out day get has him his how man new now old
-    see two way who boy did its let put say she too use yes no abc xyz tldr fwiw asap pov diy vm db
-    lan ssl tls pgp gpg cms cdn""".split()
+    ["iban", "ssn", "api", "url", "uri", "pdf", "ceo", "cto", "cfo", "coo", "cmo", "vp", "svp", "evp", "hr", "it", "ai", "ml", "dl", "rl", "nlp", "ner", "faq", "id", "uuid", "guid", "ip", "vpn", "dob", "gpt", "llm", "rag", "sql", "nosql", "html", "css", "json", "xml", "yaml", "toml", "csv", "tsv", "seo", "sem", "ppc", "cta", "kpi", "okr", "roi", "b2b", "b2c", "saas", "paas", "iaas", "usb", "cpu", "gpu", "tpu", "ram", "rom", "ssd", "hdd", "os", "ios", "ui", "ux", "qa", "pm", "am", "dm", "dms", "sms", "mms", "otp", "pin", "atm", "eta", "asap", "fyi", "diy", "aka", "etc", "rsvp", "nb", "ps", "tbd", "tba", "nda", "gdpr", "hipaa", "ccpa", "crm", "erp", "cv", "pr", "mba", "phd", "bsc", "msc", "md", "cpa", "tv", "dvd", "mp3", "mp4", "wav", "png", "jpg", "jpeg", "gif", "svg", "docx", "xlsx", "pptx", "sdk", "ide", "cli", "gui", "http", "https", "dns", "ssh", "ftp", "sftp", "smtp", "imap", "tcp", "udp", "lan", "wan", "wifi", "ok", "lol", "omg", "btw", "imo", "imho", "tbh", "idk", "irl", "rip", "afk", "nsfw", "todo", "fixme", "readme", "jwt", "oauth", "sso", "mfa", "otp", "php", "jsx", "tsx", "npm", "aws", "gcp", "oop", "mvc", "mvvm", "tdd", "bdd", "ci", "cd", "devops", "cnn", "rnn", "lstm", "gan", "vae", "bert", "gpu", "est", "pst", "gmt", "utc", "cet", "usd", "eur", "gbp", "jpy", "inr", "cad", "aud", "cny", "vat", "gst", "llc", "inc", "ltd", "gmbh", "plc", "dr", "mr", "mrs", "ms", "prof", "jr", "sr", "the", "and", "for", "you", "not", "but", "all", "any", "can", "her", "was", "one", "our", "out", "day", "get", "has", "him", "his", "how", "man", "new", "now", "old", "see", "two", "way", "who", "boy", "did", "its", "let", "put", "say", "she", "too", "use", "yes", "no", "abc", "xyz", "tldr", "fwiw", "asap", "pov", "diy", "vm", "db", "lan", "ssl", "tls", "pgp", "gpg", "cms", "cdn"]
 )
-_LEADING = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|dear|hi|hello|hey)\s+", re.I)
+_LEADING = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|dear|hi|hello|hey)\s+", re.IGNORECASE)
 
 
 class SpacyNerDetector:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 import phonenumbers
 

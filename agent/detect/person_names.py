@@ -61,23 +61,12 @@ _NOT_NAMES = frozenset(CALENDAR_WORDS | set(TITLES.split("|")) | {
     "I", "We", "You", "The", "This", "That", "There", "It", "All", "Everyone", "Team", "Sir", "Madam",
      "GPT", "ChatGPT", "AI", "Assistant", "Regards", "Thanks", "Thank", "Please", "Hope", "Good", "Best",
      "Kind", "Warm", "Dear", "Hello", "Hi", "Hey", "Yes", "No", "Ok", "Okay", "Customer", "Hiring",
-     "Manager", "Support", "Sales", "User", "Admin", "Friend", "Friends", "Colleagues", "Team", "Folks"}
+     "Manager", "Support", "Sales", "User", "Admin", "Friend", "Friends", "Colleagues", "Folks"}
 )
 # "Pree: To create an AI..." - a speaker label at the start of a line.
 _SPEAKER = re.compile(rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?|[A-Z]{{2,3}})[ \t]*:[ \t]*\S")
 _NOT_SPEAKERS = frozenset(
-    """note notes question answer q a subject date time title summary description example input output
-    step tip warning error result response prompt context task goal instructions requirements update edit
-    ps source topic name email phone address customer agent user assistant system human ai bot me you
-    narrator host interviewer speaker teacher student doctor patient client manager boss mom dad scene
-    chapter part section act day week option options solution problem hint explanation reason conclusion
-    introduction background objective objectives purpose scope status priority category type format
-    language tone style audience length rules rule constraints note important caution info information
-    details location venue price cost total subtotal tax url link website phone mobile fax tel cell
-    monday tuesday wednesday thursday friday saturday sunday verse chorus bridge intro outro hook
-    pros cons advantages disadvantages features benefits query reply feedback comment comments review
-    job role position company department team project version model code usage returns raises args
-    parameters params example1 keywords tags genre setting plot theme characters character cast""".split()
+    ["note", "notes", "question", "answer", "q", "a", "subject", "date", "time", "title", "summary", "description", "example", "input", "output", "step", "tip", "warning", "error", "result", "response", "prompt", "context", "task", "goal", "instructions", "requirements", "update", "edit", "ps", "source", "topic", "name", "email", "phone", "address", "customer", "agent", "user", "assistant", "system", "human", "ai", "bot", "me", "you", "narrator", "host", "interviewer", "speaker", "teacher", "student", "doctor", "patient", "client", "manager", "boss", "mom", "dad", "scene", "chapter", "part", "section", "act", "day", "week", "option", "options", "solution", "problem", "hint", "explanation", "reason", "conclusion", "introduction", "background", "objective", "objectives", "purpose", "scope", "status", "priority", "category", "type", "format", "language", "tone", "style", "audience", "length", "rules", "rule", "constraints", "note", "important", "caution", "info", "information", "details", "location", "venue", "price", "cost", "total", "subtotal", "tax", "url", "link", "website", "phone", "mobile", "fax", "tel", "cell", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "verse", "chorus", "bridge", "intro", "outro", "hook", "pros", "cons", "advantages", "disadvantages", "features", "benefits", "query", "reply", "feedback", "comment", "comments", "review", "job", "role", "position", "company", "department", "team", "project", "version", "model", "code", "usage", "returns", "raises", "args", "parameters", "params", "example1", "keywords", "tags", "genre", "setting", "plot", "theme", "characters", "character", "cast"]
 )
 _LINE_NAME = re.compile(
     rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s+[A-Z]\.?)?(?:\s+{_UPPER_TOKEN}){{1,2}})[ \t]*,?$"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
 
 from agent.config import Settings
 from agent.conversation import Conversation, MapEntry, fold

@@ -5,8 +5,8 @@ detectors, so that they win over every detector.)"""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from agent.detect.base import DetectionContext
 from agent.entities import Label, Span

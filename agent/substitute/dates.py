@@ -93,7 +93,7 @@ def _shift(form: str, m: re.Match[str], days: int, text: str) -> str | None:
         month_text = _month_name(m.group("month"), date.month)
         weekday = _weekday(g.get("weekday"), date)
         prefix = (weekday + ", ") if weekday and "," in text[: len(weekday) + 2] else (weekday + " " if weekday else "")
-        has_ord = re.search(rf"\b{int(g['d'])}(st|nd|rd|th)", text, re.I) is not None
+        has_ord = re.search(rf"\b{int(g['d'])}(st|nd|rd|th)", text, re.IGNORECASE) is not None
         day = f"{date.day}{_ordinal(date.day) if has_ord else ''}"
         if form.startswith("day_month"):
             of = " of" if g.get("of") else ""

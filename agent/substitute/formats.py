@@ -11,7 +11,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 import phonenumbers
 
-from agent.detect.validators import IBAN_LENGTHS, card_brand, digits_of, iban_check_digits, luhn_check_digit
+from agent.detect.validators import (
+    IBAN_LENGTHS,
+    card_brand,
+    digits_of,
+    iban_check_digits,
+    luhn_check_digit,
+)
 from agent.substitute.rng import digits_into, same_shape
 
 FREE_MAIL = frozenset(
@@ -202,7 +208,7 @@ def fake_url(rng: random.Random, real: str, domain_map: dict[str, str]) -> str:
     has_scheme = "://" in real
     parts = urlsplit(real if has_scheme else "http://" + real)
     host = parts.hostname or ""
-    bare = host[4:] if host.startswith("www.") else host
+    bare = host.removeprefix("www.")
     if bare in _PUBLIC_HOSTS or host in _PUBLIC_HOSTS:
         new_host = host
         # On a public site the identifying part is the path (a profile, a document id).

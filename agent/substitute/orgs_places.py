@@ -19,6 +19,7 @@ from agent.org_words import GENERIC_ORG_WORDS, LEGAL_SUFFIXES
 from agent.places import place_kind, places
 from agent.substitute.rng import match_case
 
+
 def fake_place(rng: random.Random, value: str, is_free) -> str | None:
     data = places()
     kind, country = place_kind(value)

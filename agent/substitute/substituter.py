@@ -15,9 +15,9 @@ from agent.detect.patterns import STREET_WORDS
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
 from agent.entities import Action, Label, Span
 from agent.local_tasks import SurrogateProposer
+from agent.places import place_kind, places
 from agent.substitute import formats
 from agent.substitute.dates import shift_date
-from agent.places import place_kind, places
 from agent.substitute.orgs_places import fake_org, fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial, parse_name
 from agent.substitute.rng import digits_into, match_case, rng_for, same_shape
