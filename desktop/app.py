@@ -68,6 +68,7 @@ class VeilApp(QObject):
         self.state.vault_changed.connect(self._vault_changed)
         self.state.paused_changed.connect(self._refresh_tray)
         self.state.settings_changed.connect(self._settings_changed)
+        self.state.proxy_changed.connect(self._proxy_changed)
 
     # -- start -------------------------------------------------------------------------------------------
     def start(self, *, open_chat: bool = False) -> None:
@@ -125,6 +126,8 @@ class VeilApp(QObject):
         self.action_pause.toggled.connect(self.state.set_paused)
         self.action_lock = QAction("Lock vault", menu, triggered=self._lock_or_unlock)
         self.action_settings = QAction("Settings…", menu, triggered=self.open_settings)
+        self.action_proxy = QAction("Local proxy (veil serve)", menu, checkable=True)
+        self.action_proxy.toggled.connect(self._toggle_proxy)
         self.action_quit = QAction("Quit", menu, triggered=self.quit)
         menu.addAction(self.action_open)
         menu.addSeparator()
@@ -133,6 +136,7 @@ class VeilApp(QObject):
         menu.addSeparator()
         menu.addAction(self.action_pause)
         menu.addAction(self.action_lock)
+        menu.addAction(self.action_proxy)
         menu.addAction(self.action_settings)
         menu.addSeparator()
         menu.addAction(self.action_quit)
@@ -160,8 +164,31 @@ class VeilApp(QObject):
         self.tray.setToolTip(self.state.describe())
         self.action_pause.setChecked(self.state.paused)
         self.action_pause.setText("Resume protection" if self.state.paused else "Pause protection")
+        self.action_proxy.setEnabled(self.state.vault_is_open() or self.state.proxy is not None)
         locked = self.state.vault_phase in (VaultPhase.LOCKED, VaultPhase.NEEDS_PASSPHRASE)
         self.action_lock.setText("Unlock vault…" if locked else "Lock vault")
+
+    def _toggle_proxy(self, on: bool) -> None:
+        if on and self.state.proxy is None:
+            self.state.start_proxy()
+        elif not on and self.state.proxy is not None:
+            self.state.stop_proxy()
+
+    def _proxy_changed(self) -> None:
+        running = self.state.proxy is not None
+        if self.tray is not None:
+            self.action_proxy.blockSignals(True)
+            self.action_proxy.setChecked(running)
+            self.action_proxy.blockSignals(False)
+            self.tray.setToolTip(self.state.describe())
+        if running:
+            self.notify("Veil: local proxy on", f"OpenAI-compatible endpoint at {self.state.proxy.url}; "
+                        "the bearer token is in Settings → Vault.")
+        elif self.state.proxy_error:
+            self.notify("Veil: local proxy", self.state.proxy_error, QSystemTrayIcon.MessageIcon.Warning)
+            self.state.proxy_error = ""
+        if self.settings_dialog is not None:
+            self.settings_dialog.refresh_proxy()
 
     def _say_no_tray(self) -> None:
         if self._told_no_tray or self.chat is None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -586,8 +587,52 @@ class SettingsDialog(QDialog):
         self.vault_message.setObjectName("vault-message")
         self.vault_message.setWordWrap(True)
         layout.addWidget(self.vault_message)
+        layout.addWidget(self._proxy_box())
         layout.addStretch(1)
         return page
+
+    def _proxy_box(self) -> QWidget:
+        """The local proxy (veil serve): where it listens and the token clients need."""
+        box = QGroupBox("Local proxy (veil serve)")
+        form = QFormLayout(box)
+        self.proxy_port = QSpinBox()
+        self.proxy_port.setObjectName("proxy_port")
+        self.proxy_port.setRange(1024, 65535)
+        self.proxy_port.setValue(self.settings.server.port)
+        form.addRow("Port on 127.0.0.1:", self.proxy_port)
+        self.proxy_status = QLabel()
+        self.proxy_status.setObjectName("proxy-status")
+        self.proxy_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow("Status:", self.proxy_status)
+        self.proxy_token_field = QLineEdit()
+        self.proxy_token_field.setObjectName("proxy_token")
+        self.proxy_token_field.setReadOnly(True)
+        self.proxy_token_field.setEchoMode(QLineEdit.EchoMode.Password)
+        row = QHBoxLayout()
+        row.addWidget(self.proxy_token_field, 1)
+        show = QPushButton("Show")
+        show.setCheckable(True)
+        show.toggled.connect(lambda on: self.proxy_token_field.setEchoMode(
+            QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password))
+        copy_button = QPushButton("Copy")
+        copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.proxy_token_field.text()))
+        rotate = QPushButton("New token")
+        rotate.setToolTip("Clients using the old token get 401 until they use the new one.")
+        rotate.clicked.connect(lambda: self.refresh_proxy(rotate=True))
+        for button in (show, copy_button, rotate):
+            row.addWidget(button)
+        form.addRow("Bearer token:", row)
+        self.refresh_proxy()
+        return box
+
+    def refresh_proxy(self, *, rotate: bool = False) -> None:
+        proxy = self.state.proxy
+        self.proxy_status.setText(
+            f"on at {proxy.url}" if proxy is not None else "off (turn it on from the tray menu)"
+        )
+        token = self.state.proxy_token(rotate=rotate)
+        self.proxy_token_field.setText(token or "")
+        self.proxy_token_field.setPlaceholderText("" if token else "unlock the vault to see it")
 
     def refresh_vault_status(self) -> None:
         if not self.state.vault_is_open():
@@ -648,6 +693,7 @@ class SettingsDialog(QDialog):
     def _vault_values(self, settings: Settings) -> None:
         settings.vault.retention_days = int(self.retention.value())
         settings.vault.auto_lock_minutes = int(self.auto_lock.value())
+        settings.server.port = int(self.proxy_port.value())
 
     # -- apply ---------------------------------------------------------------------------------------------------------------
     def collect(self) -> Settings:

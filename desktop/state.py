@@ -55,6 +55,7 @@ class AppState(QObject):
     settings_changed = Signal()
     paused_changed = Signal(bool)
     conversations_changed = Signal()
+    proxy_changed = Signal()  # the local proxy (veil serve) started, stopped or failed
 
     def __init__(self, settings: Settings, background: Background | None = None, *, isolated_engine: bool = True,
                  engine: Any = None):
@@ -67,6 +68,8 @@ class AppState(QObject):
         self._own_engine = engine is None
         self.engine_phase = EnginePhase.LOADING
         self.engine_error = ""
+        self.proxy: Any = None  # agent.serve.server.ProxyServer while the tray toggle is on
+        self.proxy_error = ""
         self.store: Any = None  # agent.vault.VaultStore when open
         self.vault_phase = VaultPhase.OPENING
         self.vault_error = ""
@@ -240,7 +243,56 @@ class AppState(QObject):
         }[self.engine_phase]
         return f"Veil — protection {protection}\nProvider: {provider} ({model})\nVault: {vault}"
 
+    # -- the local proxy (veil serve) -------------------------------------------------------------
+    def start_proxy(self) -> None:
+        """Serve the OpenAI-compatible proxy on 127.0.0.1 (settings.server.port) with this
+        engine, vault and provider; proxy_changed says how it went."""
+        if self.proxy is not None:
+            return
+        if not self.vault_is_open():
+            self.proxy_error = "Unlock the vault first: the proxy keeps its maps and audit log there."
+            self.proxy_changed.emit()
+            return
+        settings = copy.deepcopy(self.settings)
+
+        def work() -> Any:
+            from agent.providers import params_from_settings, provider_from_settings
+            from agent.serve.server import ProxyServer, load_or_create_token
+
+            self.engine.warm_up()
+            server = ProxyServer(
+                self.engine, self.store, provider_from_settings(settings), port=settings.server.port,
+                token=load_or_create_token(self.store), params=params_from_settings(settings),
+            )
+            return server.start()
+
+        def done(server: Any) -> None:
+            self.proxy, self.proxy_error = server, ""
+            self.proxy_changed.emit()
+
+        def failed(exc: BaseException) -> None:
+            self.proxy, self.proxy_error = None, f"The local proxy did not start: {exc}"
+            self.proxy_changed.emit()
+
+        self.background.submit(work, done, failed)
+
+    def stop_proxy(self) -> None:
+        server, self.proxy = self.proxy, None
+        if server is not None:
+            server.stop()
+        self.proxy_changed.emit()
+
+    def proxy_token(self, *, rotate: bool = False) -> str | None:
+        """The proxy's bearer token (kept in the vault), for the settings to show."""
+        if not self.vault_is_open():
+            return None
+        from agent.serve.server import load_or_create_token
+
+        return load_or_create_token(self.store, rotate=rotate)
+
     def shutdown(self) -> None:
+        if self.proxy is not None:
+            self.stop_proxy()
         self.background.shutdown()
         if self.engine is not None and self._own_engine:
             self.engine.close()

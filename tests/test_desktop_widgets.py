@@ -687,3 +687,39 @@ def test_highlights_follow_a_dark_system_palette(qtbot, qapp, veil, fake_openai)
             chat.grab().save(str(REPO / "docs" / "screenshots" / "dark.png"))
     finally:
         qapp.setPalette(previous)
+
+
+# -- the local proxy from the tray ----------------------------------------------------------------------------------
+def test_proxy_toggle_serves_openai_clients_with_the_token_from_settings(qtbot, veil, fake_openai):
+    """The tray's "Local proxy (veil serve)": on, an OpenAI client with the token shown in
+    Settings gets a restored answer, and the upstream never sees the real name; off again
+    frees the port."""
+    import httpx
+
+    from desktop.settings_dialog import SettingsDialog
+
+    qtbot.waitUntil(veil.state.vault_is_open, timeout=30000)
+    veil.state.settings.server.port = 0  # a free port: other tests may be listening
+    with qtbot.waitSignal(veil.state.proxy_changed, timeout=60000):
+        veil._toggle_proxy(True)
+    proxy = veil.state.proxy
+    assert proxy is not None and proxy.url.startswith("http://127.0.0.1:")
+    dialog = SettingsDialog(veil.state)
+    qtbot.addWidget(dialog)
+    token = dialog.proxy_token_field.text()
+    assert token.startswith("veil-") and proxy.url in dialog.proxy_status.text()
+    body = {"model": "model-a", "messages": [{"role": "user", "content": "Say hi to Anjali Gupta."}]}
+    refused = httpx.post(proxy.url + "/chat/completions", json=body, timeout=30)
+    assert refused.status_code == 401
+    answer = httpx.post(proxy.url + "/chat/completions", json=body, timeout=60,
+                        headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 200, answer.text
+    assert "Anjali Gupta" not in fake_openai.all_bodies()
+    with qtbot.waitSignal(veil.state.proxy_changed, timeout=30000):
+        veil._toggle_proxy(False)
+    assert veil.state.proxy is None
+    try:
+        httpx.get(proxy.url + "/models", timeout=2)
+        raise AssertionError("the proxy still answers after it was turned off")
+    except httpx.TransportError:
+        pass
