@@ -68,10 +68,14 @@ def get_or_create(store, conversation_id: str | None):
 
 
 def run_sanitize(args: argparse.Namespace) -> int:
+    return _with_engine_and_store(_sanitize, args)
+
+
+def _with_engine_and_store(command, args: argparse.Namespace) -> int:
     engine = build_engine()
     store = open_store()
     try:
-        return _sanitize(args, engine, store)
+        return command(args, engine, store)
     finally:
         _close(store)
 
@@ -145,12 +149,7 @@ def _sanitize_lines(engine, store) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
-    engine = build_engine()
-    store = open_store()
-    try:
-        return _restore(args, engine, store)
-    finally:
-        _close(store)
+    return _with_engine_and_store(_restore, args)
 
 
 def _restore(args: argparse.Namespace, engine, store) -> int:
