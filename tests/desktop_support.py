@@ -25,6 +25,8 @@ import keyring
 import keyring.backends.fail
 import pytest
 
+from xserver_support import XServer
+
 REPO = Path(__file__).resolve().parent.parent
 TEST_PASSPHRASE = "a test passphrase"
 
@@ -124,93 +126,6 @@ def wait_answer(qtbot, chat, timeout: int = 30000):
 
 
 # -- X server ---------------------------------------------------------------------------------------
-def _free_display() -> int:
-    for number in range(90, 400):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            return number
-    raise RuntimeError("no free X display number")
-
-
-class XServer:
-    """Xvfb on a free display number, with trayer as the system tray."""
-
-    def __init__(self, width: int = 1280, height: int = 860, *, record: bool = True):
-        self.size = (width, height)
-        self.record = record  # the RECORD extension pynput's X11 listener needs
-        self.processes: list[subprocess.Popen] = []
-        self.display = ""
-
-    def start(self) -> XServer:
-        for _ in range(5):
-            number = _free_display()
-            process = subprocess.Popen(
-                ["Xvfb", f":{number}", "-screen", "0", f"{self.size[0]}x{self.size[1]}x24", "-nolisten", "tcp",
-                 "+extension" if self.record else "-extension", "RECORD"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and process.poll() is None:
-                if Path(f"/tmp/.X11-unix/X{number}").exists():
-                    break
-                time.sleep(0.05)
-            if process.poll() is None:
-                self.display = f":{number}"
-                self.processes.append(process)
-                break
-        else:
-            raise RuntimeError("Xvfb did not start")
-        if not self._wait_display():
-            raise RuntimeError("Xvfb does not answer")
-        return self
-
-    def _wait_display(self) -> bool:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            done = subprocess.run(["xdpyinfo"], env=self.env(), capture_output=True, check=False) if shutil.which("xdpyinfo") else None
-            if done is None or done.returncode == 0:
-                return True
-            time.sleep(0.1)
-        return False
-
-    def start_tray(self) -> None:
-        """trayer as the system tray (a few tries: on a loaded machine it can lose the race
-        for the display's tray selection on its first start)."""
-        problems = []
-        for _ in range(3):
-            trayer = subprocess.Popen(
-                ["trayer", "--edge", "top", "--align", "right", "--widthtype", "pixel", "--width", "200",
-                 "--heighttype", "pixel", "--height", "28", "--SetDockType", "true", "--transparent", "false"],
-                env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            )
-            deadline = time.monotonic() + 15
-            while time.monotonic() < deadline and trayer.poll() is None:
-                out = subprocess.run(["xdotool", "search", "--class", "trayer"], env=self.env(), capture_output=True,
-                                     text=True, check=False)
-                if out.stdout.strip():
-                    self.processes.append(trayer)
-                    return
-                time.sleep(0.1)
-            trayer.kill()
-            problems.append((trayer.communicate()[1] or b"").decode(errors="replace")[-500:])
-        raise RuntimeError(f"trayer did not start: {problems}")
-
-    def env(self, **extra: str) -> dict[str, str]:
-        env = {**os.environ, "DISPLAY": self.display, "QT_QPA_PLATFORM": "xcb", "XDG_SESSION_TYPE": "x11"}
-        env.pop("WAYLAND_DISPLAY", None)
-        env.update(extra)
-        return env
-
-    def stop(self) -> None:
-        for process in reversed(self.processes):
-            process.terminate()
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        self.processes = []
-
-
 @pytest.fixture(scope="module")
 def xserver():
     missing = [tool for tool in ("Xvfb", "trayer", "xdotool", "xclip") if shutil.which(tool) is None]

@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from agent import __version__
+from xserver_support import XServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
@@ -118,75 +119,12 @@ def link_model(veil_home: Path, model: Path) -> None:
 # -- X server for the tests that need one ---------------------------------------------------------
 
 
-def _display_in_use(number: int) -> bool:
-    """A display number is taken if its lock file or socket exists, or (other network
-    namespaces' servers share it) its abstract socket is listed in /proc/net/unix."""
-    if Path(f"/tmp/.X{number}-lock").exists() or Path(f"/tmp/.X11-unix/X{number}").exists():
-        return True
-    try:
-        return f"@/tmp/.X11-unix/X{number}\n" in Path("/proc/net/unix").read_text()
-    except OSError:
-        return False
-
-
-class Xvfb:
-    """Xvfb on a free display number (from 600 up: clear of the desktop tests' range)."""
-
-    def __init__(self):
-        self.process = None
-        for number in range(600 + os.getpid() % 100, 1000):
-            if _display_in_use(number):
-                continue
-            process = subprocess.Popen(
-                ["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )
-            self.display = f":{number}"
-            if self._answers(process):
-                self.process = process
-                return
-            process.kill()
-            process.wait()
-        raise RuntimeError("Xvfb did not start on any free display")
-
-    def _answers(self, process: subprocess.Popen) -> bool:
-        deadline = time.monotonic() + 15
-        socket = Path(f"/tmp/.X11-unix/X{self.display[1:]}")
-        while time.monotonic() < deadline and process.poll() is None:
-            if shutil.which("xdpyinfo") is None:  # x11-utils is optional: the socket then
-                if socket.exists():
-                    time.sleep(0.3)
-                    return True
-            else:
-                probe = subprocess.run(["xdpyinfo"], env={"DISPLAY": self.display, "PATH": "/usr/bin:/bin"},
-                                       capture_output=True, check=False)
-                if probe.returncode == 0:
-                    return True
-            time.sleep(0.1)
-        return False
-
-    def window_of(self, class_name: str) -> bool:
-        found = subprocess.run(["xdotool", "search", "--class", class_name], capture_output=True, text=True,
-                               env={"DISPLAY": self.display, "PATH": "/usr/bin:/bin"}, check=False)
-        return bool(found.stdout.strip())
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
 @pytest.fixture
 def xvfb():
     missing = [tool for tool in ("Xvfb", "xdotool") if shutil.which(tool) is None]
     if missing:
         pytest.fail(f"{', '.join(missing)} not installed (packaging/dev.sh test installs them)")
-    server = Xvfb()
+    server = XServer(first_display=600 + os.getpid() % 100).start()  # clear of the desktop tests' range
     yield server
     server.stop()
 
@@ -290,14 +228,9 @@ def test_frozen_app_reaches_the_tray_under_xvfb(built, tmp_path, xvfb, tiny_mode
     (veil_home / "config").mkdir(parents=True)
     (veil_home / "config" / "config.toml").write_text("first_run_done = true\n")  # no wizard
     env = frozen_env(home, DISPLAY=xvfb.display, VEIL_LOG="info", VEIL_PASSPHRASE="tray test passphrase")
-    tray_host = subprocess.Popen(["trayer", "--edge", "top", "--expand", "false"], env=env,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    xvfb.start_tray()  # trayer owns the tray before the app looks for it
     log_path = tmp_path / "app.log"
     try:
-        deadline = time.monotonic() + 15  # trayer owns the tray before the app looks for it
-        while not xvfb.window_of("trayer"):
-            assert time.monotonic() < deadline and tray_host.poll() is None, "trayer did not start"
-            time.sleep(0.1)
         with open(log_path, "w") as log:
             began = time.perf_counter()
             app = subprocess.Popen([str(EXE), "--tray"], env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -322,8 +255,7 @@ def test_frozen_app_reaches_the_tray_under_xvfb(built, tmp_path, xvfb, tiny_mode
                     os.killpg(app.pid, signal.SIGKILL)
                     app.wait()
     finally:
-        tray_host.terminate()
-        tray_host.wait(timeout=10)
+        xvfb.stop()
     output = log_path.read_text(errors="replace")
     assert "Traceback" not in output, output
     reported = float(output.split("tray shown after", 1)[1].split()[0])
