@@ -24,7 +24,6 @@ from pathlib import Path
 import keyring
 import keyring.backends.fail
 import pytest
-
 from xserver_support import XServer
 
 REPO = Path(__file__).resolve().parent.parent

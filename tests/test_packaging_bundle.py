@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from xserver_support import XServer
 
 from agent import __version__
-from xserver_support import XServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
