@@ -228,7 +228,7 @@ class RelevanceRules:
         label = span.label
         if label is Label.PERSON and (_SELF_NAME.search(before) or _RELATION_BEFORE.search(before)):
             return Verdict(False, 0.9, "a private person")
-        if label is not Label.DATE and self._character(span, whole):
+        if label is not Label.DATE and (self._character(span, whole) or _CHARACTER_APPOSITION.match(after)):
             # Whatever NER called it: a character of a work the prompt names.
             return Verdict(True, 0.75, "character in a known work")
         if label in (Label.LOCATION, Label.ORG, Label.MISC) and is_public(span.text, Label.PERSON) and not is_public(span.text, label):

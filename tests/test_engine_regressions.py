@@ -72,3 +72,29 @@ def test_a_postcode_town_is_not_a_person(privacy_engine):
     result = sanitize(privacy_engine, "My flat is at 12 Rose Lane, Leeds LS6 2QT.")
     assert all(e.label is not Label.PERSON for e in result.entities)
     assert "Leeds" not in result.sanitized and result.sanitized.endswith(".")
+
+
+def test_a_first_name_that_is_also_a_country_is_a_person_when_he_acts(privacy_engine):
+    story = sanitize(privacy_engine, "We're writing a story about Chad. Chad is a deviant beyond redemption. He lies to everyone.")
+    assert "Chad" not in story.sanitized and "He lies" in story.sanitized
+    news = sanitize(privacy_engine, "Chad signed a peace treaty with Sudan in 2010. It was a relief for the region.")
+    assert "Chad" in kept(news) and "Sudan" in kept(news)  # a country acting is still a country ("it")
+
+
+def test_a_name_tagged_as_a_people_is_a_person_but_a_nationality_stays(privacy_engine):
+    result = sanitize(privacy_engine, "The villagers beg the elders to repair the damage Lorelei did to their village.")
+    assert "Lorelei" not in result.sanitized
+    speakers = sanitize(privacy_engine, "Act as a pronunciation assistant for Turkish speaking people and the French.")
+    assert {"Turkish", "French"} <= kept(speakers)
+
+
+def test_a_character_named_with_an_apposition_is_kept_whatever_ner_called_it(privacy_engine):
+    result = sanitize(privacy_engine, "What do you think about Katurian, a character in the play 'The Pillowman'?")
+    assert "Katurian" in kept(result)
+
+
+def test_a_common_word_acting_with_his_or_her_is_a_name(privacy_engine):
+    result = sanitize(privacy_engine, "As the fire grows, Min steps back, shielding his face. Ruby tells Min to run.")
+    assert "Min" not in result.sanitized and "Ruby" not in result.sanitized
+    plain = sanitize(privacy_engine, "Summer comes and the garden blooms. Will says the roof is fine.")
+    assert plain.sanitized == "Summer comes and the garden blooms. Will says the roof is fine."

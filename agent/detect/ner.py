@@ -43,6 +43,9 @@ _LEGAL_SUFFIX = re.compile(
 NOT_ENTITIES = frozenset(
     ["iban", "ssn", "api", "url", "uri", "pdf", "ceo", "cto", "cfo", "coo", "cmo", "vp", "svp", "evp", "hr", "it", "ai", "ml", "dl", "rl", "nlp", "ner", "faq", "id", "uuid", "guid", "ip", "vpn", "dob", "gpt", "llm", "rag", "sql", "nosql", "html", "css", "json", "xml", "yaml", "toml", "csv", "tsv", "seo", "sem", "ppc", "cta", "kpi", "okr", "roi", "b2b", "b2c", "saas", "paas", "iaas", "usb", "cpu", "gpu", "tpu", "ram", "rom", "ssd", "hdd", "os", "ios", "ui", "ux", "qa", "pm", "am", "dm", "dms", "sms", "mms", "otp", "pin", "atm", "eta", "asap", "fyi", "diy", "aka", "etc", "rsvp", "nb", "ps", "tbd", "tba", "nda", "gdpr", "hipaa", "ccpa", "crm", "erp", "cv", "pr", "mba", "phd", "bsc", "msc", "md", "cpa", "tv", "dvd", "mp3", "mp4", "wav", "png", "jpg", "jpeg", "gif", "svg", "docx", "xlsx", "pptx", "sdk", "ide", "cli", "gui", "http", "https", "dns", "ssh", "ftp", "sftp", "smtp", "imap", "tcp", "udp", "lan", "wan", "wifi", "ok", "lol", "omg", "btw", "imo", "imho", "tbh", "idk", "irl", "rip", "afk", "nsfw", "todo", "fixme", "readme", "jwt", "oauth", "sso", "mfa", "otp", "php", "jsx", "tsx", "npm", "aws", "gcp", "oop", "mvc", "mvvm", "tdd", "bdd", "ci", "cd", "devops", "cnn", "rnn", "lstm", "gan", "vae", "bert", "gpu", "est", "pst", "gmt", "utc", "cet", "usd", "eur", "gbp", "jpy", "inr", "cad", "aud", "cny", "vat", "gst", "llc", "inc", "ltd", "gmbh", "plc", "dr", "mr", "mrs", "ms", "prof", "jr", "sr", "the", "and", "for", "you", "not", "but", "all", "any", "can", "her", "was", "one", "our", "out", "day", "get", "has", "him", "his", "how", "man", "new", "now", "old", "see", "two", "way", "who", "boy", "did", "its", "let", "put", "say", "she", "too", "use", "yes", "no", "abc", "xyz", "tldr", "fwiw", "asap", "pov", "diy", "vm", "db", "lan", "ssl", "tls", "pgp", "gpg", "cms", "cdn"]
 )
+# A country or a people that is also a first name ("Chad", "Jordan", "Lorelei" tagged as
+# a people) is a person when the text treats it as one: see _used_as_person.
+_PERSON_PRONOUNS = frozenset(["he", "she", "him", "her", "his", "hers", "himself", "herself"])
 _LEADING = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|dear|hi|hello|hey)\s+", re.IGNORECASE)
 
 
@@ -89,7 +92,13 @@ class SpacyNerDetector:
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
             elif label is Label.ORG and " " not in value and place_kind(value)[0] in ("country", "state", "continent", "region"):
                 label = Label.LOCATION  # "APAC", "EMEA": regions NER took for organisations
-            elif label is Label.PERSON and " " not in value and is_known_place(value) and (
+            elif label is Label.NORP and _used_as_person(ent, names, needs_pronoun=False):
+                label = Label.PERSON  # "the damage Lorelei did", "Hupe, Clinkenbeard, Parrish"
+            elif label is Label.LOCATION and _used_as_person(ent, names, needs_pronoun=True):
+                label = Label.PERSON  # "Chad is a deviant. He ..."
+            elif label is Label.PERSON and " " not in value and is_known_place(value) and not _used_as_person(
+                ent, names, needs_pronoun=True
+            ) and (
                 place_kind(value)[0] in ("country", "state", "continent", "region")
                 or len(names.info(value).first_in - {"en"}) < 2
             ):
@@ -121,3 +130,23 @@ class SpacyNerDetector:
                 score = 0.4  # "Wednesday", "last year": rarely identifying
             spans.append(Span(start, end, label, value, score, self.name))
         return spans
+
+
+def _used_as_person(ent, names, *, needs_pronoun: bool) -> bool:
+    """A one-word name in a person's role: a proper noun (not the adjective of "Turkish
+    speaking"), singular, without an article ("the French"), that the lexicon knows as a
+    name. A country can act too ("Chad signed a treaty"), so a place must be the subject
+    of a verb with a he/she pronoun close behind: countries are "it". (The pipeline runs
+    without the parser, for speed: tags only.)"""
+    if len(ent) != 1:
+        return False
+    token, doc = ent[0], ent.doc
+    if token.pos_ != "PROPN" or token.text.endswith("s"):
+        return False
+    if ent.start > 0 and doc[ent.start - 1].lower_ in ("the", "a", "an"):
+        return False
+    if not needs_pronoun:
+        return names.is_first_name(token.text) or names.is_last_name(token.text)
+    if not names.is_first_name(token.text) or ent.end >= len(doc) or doc[ent.end].pos_ not in ("VERB", "AUX"):
+        return False
+    return any(t.lower_ in _PERSON_PRONOUNS for t in doc[ent.end : ent.end + 30])

@@ -230,9 +230,10 @@ class PersonNameDetector:
                 and (i == 0 or doc[i - 1].is_sent_start or doc[i - 1].text in (".", "\n", ",", ";", "and", "but", "when", "while", "as", "if", "so"))
                 and token.text not in _NOT_NAMES
                 and not is_known_place(token.text)
-                and not is_common_word(token.text)
+                and (not is_common_word(token.text) or _gendered_pronoun_follows(doc, i))
             ):
-                # "Troi tries", "Min steps back": a proper noun acting as the subject.
+                # "Troi tries", "Min steps back": a proper noun acting as the subject (a
+                # word that is also common, like "Min", only when "his"/"her" follows).
                 spans.append(Span(token.idx, token.idx + len(token.text), Label.PERSON, token.text, 0.55, self.name))
                 i += 1
             elif (
@@ -294,3 +295,11 @@ class PersonNameDetector:
                     start = match.start() + m.start()
                     spans.append(Span(start, start + len(m.group()), Label.PERSON, m.group(), 0.6, self.name))
         return spans
+
+
+_GENDERED_PRONOUNS = frozenset(["he", "she", "him", "her", "his", "hers", "himself", "herself"])
+
+
+def _gendered_pronoun_follows(doc, i: int, window: int = 12) -> bool:
+    """A he/she pronoun within the next few tokens: what acts here is a person."""
+    return any(t.lower_ in _GENDERED_PRONOUNS for t in doc[i + 1 : i + 1 + window])
