@@ -98,3 +98,24 @@ def test_a_common_word_acting_with_his_or_her_is_a_name(privacy_engine):
     assert "Min" not in result.sanitized and "Ruby" not in result.sanitized
     plain = sanitize(privacy_engine, "Summer comes and the garden blooms. Will says the roof is fine.")
     assert plain.sanitized == "Summer comes and the garden blooms. Will says the roof is fine."
+
+
+def test_a_name_the_text_calls_a_company_is_an_organisation(privacy_engine):
+    result = sanitize(privacy_engine, "Write a story about the team at paystone, a payments company. Our client Brightline, a logistics startup from Austin, needs a pitch.")
+    labels = {e.real: e.label for e in result.entities}
+    assert labels.get("paystone") is Label.ORG and labels.get("Brightline") is Label.ORG
+    assert "paystone" not in result.sanitized and "Brightline" not in result.sanitized
+    teller = sanitize(privacy_engine, "Ask Sarah, a bank teller, about it.")
+    assert {e.real: e.label for e in teller.entities}.get("Sarah") is Label.PERSON
+
+
+def test_a_name_defined_with_its_initials_is_swapped_with_them(privacy_engine):
+    result = sanitize(privacy_engine, "The head of Fit Your Business company (FYB) wants FYB to colonise Mars.")
+    assert "Fit Your Business" not in result.sanitized and "FYB" not in result.sanitized
+    terms = sanitize(privacy_engine, "Explain Return On Investment (ROI) like I am five.")
+    assert "Return On Investment (ROI)" in terms.sanitized  # a term of art, not a name
+
+
+def test_a_story_character_introduced_by_a_comma_is_a_name(privacy_engine):
+    result = sanitize(privacy_engine, "One of the characters, Oof, is a huge bear. Oof is the bad guy at the start.")
+    assert "Oof" not in result.sanitized

@@ -17,6 +17,7 @@ from agent.detect.base import DetectionContext
 from agent.detect.ner import NOT_ENTITIES
 from agent.entities import Label, Span
 from agent.places import is_known_place, places
+from agent.words import is_common_word
 
 
 @lru_cache(maxsize=1)
@@ -46,6 +47,22 @@ _CODE = re.compile(r"[{};=]|\(\)|=>|->|::")
 # All-caps words of the trade that are never an organisation ("the MAC is ...").
 _TECH_ACRONYMS = frozenset({"MAC", "SSH", "NAS", "RAID", "BIOS", "UEFI", "LDAP", "SAML", "SMB", "NFS", "ACL", "CSV", "ETL", "KYC", "AML"})
 _ACRONYM = re.compile(r"(?<![\w@./\\-])[A-Z]{3,5}(?![\w@./\\-])")
+_ORG_KINDS = (
+    r"company|firm|startup|start-up|agency|brand|business|bank|studio|restaurant|caf[eé]|store|shop|platform|"
+    r"consultancy|manufacturer|retailer|provider|supplier|vendor|non-?profit|charity|corporation|enterprise|"
+    r"chain|franchise|label|publisher|school|clinic|practice|foundation|association|institute"
+)
+# "paystone, a payments company", "Acme Robotics, an industrial automation firm".
+_ORG_APPOSITION = re.compile(
+    rf"(?<![\w.@&'’\-])(?P<v>(?:[A-Z][\w&'’\-]*\s+){{0,2}}[\w&'’\-]+),\s+(?:a|an)\s+"
+    rf"(?:[\w\-]+\s+){{0,3}}?(?:{_ORG_KINDS})"
+    # the kind ends the phrase ("Sarah, a bank teller" is a person)
+    r"(?=\s*(?:[,.;:!?)\n]|$)|\s+(?:in|from|based|that|which|with|at|on|for|called|named|and|who|where)\b)"
+)
+# "Fit Your Business company (FYB)": a name defined with its initials.
+_DEFINED_ACRONYM = re.compile(r"\((?P<a>[A-Z]{2,6})\)")
+_ORG_WORD_AFTER = re.compile(rf"(?i)\s+(?:{_ORG_KINDS}|group|inc|ltd|llc)\.?$")
+_ACRONYM_FILLERS = frozenset({"of", "and", "for", "the", "&", "de", "in", "on"})
 
 
 class PlaceDetector:
@@ -100,6 +117,7 @@ class OrganisationDetector:
         if len(_CODE.findall(text)) < 3:  # in code, PascalCase words are class names
             for m in _CAMEL.finditer(text):
                 spans.append(Span(m.start(), m.end(), Label.ORG, m.group(), 0.5, self.name))
+        spans += _appositions(text, self.name) + _defined_acronyms(text, self.name)
         # An all-caps text is shouting, not naming.
         if sum(1 for c in text if c.isupper()) < 0.3 * max(1, sum(1 for c in text if c.isalpha())):
             for m in _ACRONYM.finditer(text):
@@ -107,3 +125,60 @@ class OrganisationDetector:
                 if word.casefold() not in NOT_ENTITIES and word not in _TECH_ACRONYMS and not is_known_place(word):
                     spans.append(Span(m.start(), m.end(), Label.ORG, word, 0.45, self.name))
         return spans
+
+
+def _appositions(text: str, detector: str) -> list[Span]:
+    spans = []
+    for m in _ORG_APPOSITION.finditer(text):
+        words = m.group("v").split()
+        while len(words) > 1 and (is_common_word(words[0]) or not words[0][:1].isupper()):
+            words.pop(0)  # "Yesterday Acme, a firm ...": the sentence's first word is not the name
+        value = " ".join(words)
+        if len(value) < 3 or not re.search(r"[A-Za-z]", value) or value.casefold() in NOT_ENTITIES or (len(words) == 1 and is_common_word(value)):
+            continue
+        start = m.end("v") - len(value)
+        if text[start : m.end("v")] == value:
+            spans.append(Span(start, m.end("v"), Label.ORG, value, 0.85, detector))  # the text says what it is
+    return spans
+
+
+def _defined_acronyms(text: str, detector: str) -> list[Span]:
+    """Title-case words whose initials make the acronym in the brackets after them. Terms
+    of art are defined the same way ("Return On Investment (ROI)"): unless a word such as
+    "company" follows, a name needs at least one word that is not an ordinary word."""
+    spans = []
+    for m in _DEFINED_ACRONYM.finditer(text):
+        acronym = m.group("a")
+        if acronym.casefold() in NOT_ENTITIES:
+            continue
+        before = text[max(0, m.start() - 120) : m.start()]
+        org_word = _ORG_WORD_AFTER.search(before.rstrip())
+        head = before.rstrip()[: org_word.start()] if org_word else before.rstrip()
+        words = re.findall(r"[\w&'’\-]+", head)[-(len(acronym) + 3):]
+        picked: list[str] = []
+        letters = list(acronym)
+        for word in reversed(words):
+            if not letters:
+                break
+            if word.casefold() in _ACRONYM_FILLERS and picked:
+                picked.insert(0, word)
+            elif word[:1].isupper() and word[0] == letters[-1]:
+                picked.insert(0, word)
+                letters.pop()
+            else:
+                break
+        while picked and picked[0].casefold() in _ACRONYM_FILLERS:
+            picked.pop(0)
+        if letters or len(picked) < 2:
+            continue
+        if not org_word and all(is_common_word(w) for w in picked):
+            continue
+        value = " ".join(picked)
+        start = head.rfind(value)
+        if start < 0:
+            continue
+        start += max(0, m.start() - 120)
+        end = start + len(value)
+        spans.append(Span(start, end, Label.ORG, value, 0.7, detector))
+        spans.append(Span(m.start("a"), m.end("a"), Label.ORG, acronym, 0.65, detector))
+    return spans
