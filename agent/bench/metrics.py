@@ -51,6 +51,7 @@ class DatasetScore:
     lost_words: int = 0
     latencies_ms: list[float] = field(default_factory=list)
     restore_latencies_ms: list[float] = field(default_factory=list)
+    stream_chunk_latencies_ms: list[float] = field(default_factory=list)  # one streaming-restore feed each
 
     def recall_all(self, labels: tuple[str, ...] | None = None) -> Counts:
         total = Counts()
@@ -80,6 +81,8 @@ class DatasetScore:
             out["restore_exact"] = _r(self.restore_exact.recall)
             out["stream_exact"] = _r(self.stream_exact.recall)
             out["restore_latency_ms"] = {"p50": pct(self.restore_latencies_ms, 0.5), "p95": pct(self.restore_latencies_ms, 0.95)}
+            out["stream_chunk_ms"] = {"p50": pct(self.stream_chunk_latencies_ms, 0.5),
+                                      "p95": pct(self.stream_chunk_latencies_ms, 0.95)}
         if self.relevant.total or self.irrelevant.total:
             out["lopsided"] = {
                 "relevant": self.relevant.total,

@@ -63,6 +63,12 @@ class BenchReport:
             _merge(exact, score.restore_exact)
         if exact.total:
             out["restore_exact"] = _r(exact.recall)
+        restores = sorted(t for score in scores.values() for t in score.restore_latencies_ms)
+        chunks = sorted(t for score in scores.values() for t in score.stream_chunk_latencies_ms)
+        if restores:
+            out["restore_p95_ms"] = round(restores[min(len(restores) - 1, int(0.95 * len(restores)))], 3)
+        if chunks:
+            out["stream_chunk_p95_ms"] = round(chunks[min(len(chunks) - 1, int(0.95 * len(chunks)))], 3)
         return out
 
     def to_json(self) -> dict:
@@ -111,7 +117,9 @@ def run_engine(engine: Engine, datasets: dict[str, list[Example]], progress: Pro
                 position = 0
                 while position < len(echo):
                     size = rng.randint(1, 12)
-                    parts.append(streamer.feed(echo[position : position + size]).text)
+                    chunk, cms = timed(lambda: streamer.feed(echo[position : position + size]))
+                    score.stream_chunk_latencies_ms.append(cms)
+                    parts.append(chunk.text)
                     position += size
                 parts.append(streamer.finish().text)
                 score.stream_exact.add("".join(parts) == restored.text)
