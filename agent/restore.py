@@ -121,10 +121,24 @@ class CompiledRestorer:
                 patterns.append((len(entry.stand_in), _bounded(compact, r"[\s-]?".join(re.escape(c) for c in compact))))
         patterns.sort(key=lambda p: -p[0])
         body = "|".join(p for _, p in patterns)
-        self.regex = re.compile(body, re.IGNORECASE) if patterns else None
+        self.regex = re.compile(self._screen() + f"(?:{body})", re.IGNORECASE) if patterns else None
         self.max_len = max((n for n, _ in patterns), default=0) + 4
         self._prefixes = {fold(s)[:i] for s in self.literal for i in range(1, len(s) + 1)}
         self._has_digits = bool(self.by_digits or self.by_alnum)
+
+    def _screen(self) -> str:
+        """Most positions of an answer start no stand-in: inside a word (a stand-in that
+        starts with a letter needs a word start, see _bounded) or at a character no stand-in
+        starts with. This look-around turns them away before the long alternation is
+        tried (restore of long answers ~2x faster)."""
+        firsts = {c for key in self.literal for c in (key[:1], key[:1].upper())} | set("+(")
+        firsts |= {t.stand_in[:1] for targets in self.literal.values() for t in targets}
+        firsts |= {d[:1] for d in self.by_digits} | {a[:1] for a in self.by_alnum}
+        letters = "".join(re.escape(c) for c in sorted(firsts) if c.isalpha())
+        others = "".join(re.escape(c) for c in sorted(firsts) if c and not c.isalpha())
+        screens = [f"(?<![\\w@])(?=[{letters}])"] if letters else []
+        screens += [f"(?=[{others}])"] if others else []
+        return f"(?:{'|'.join(screens)})"
 
     def _add_literal(self, surface: str, target: _Target, patterns: list[tuple[int, str]]) -> None:
         key = fold(surface)
