@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import weakref
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from agent.conversation import Conversation, MapEntry, fold
 from agent.entities import Action, Label, RestoredSpan, RestoreResult
@@ -123,8 +124,12 @@ class CompiledRestorer:
         body = "|".join(p for _, p in patterns)
         self.regex = re.compile(self._screen() + f"(?:{body})", re.IGNORECASE) if patterns else None
         self.max_len = max((n for n, _ in patterns), default=0) + 4
-        self._prefixes = {fold(s)[:i] for s in self.literal for i in range(1, len(s) + 1)}
         self._has_digits = bool(self.by_digits or self.by_alnum)
+
+    @cached_property
+    def prefixes(self) -> frozenset[str]:
+        """Every beginning of a stand-in (folded): for streaming only, built on first use."""
+        return frozenset(key[:i] for key in self.literal for i in range(1, len(key) + 1))
 
     def _screen(self) -> str:
         """Most positions of an answer start no stand-in: inside a word (a stand-in that
@@ -168,7 +173,7 @@ class CompiledRestorer:
         folded = pending.casefold()
         hold = 0
         for k in range(min(len(folded), self.max_len), 0, -1):
-            if folded[-k:] in self._prefixes or " ".join(folded[-k:].split()) in self._prefixes:
+            if folded[-k:] in self.prefixes or " ".join(folded[-k:].split()) in self.prefixes:
                 hold = k
                 break
         if self._has_digits:
