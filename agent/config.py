@@ -70,6 +70,9 @@ class LocalModelSettings:
     n_threads: int = 0  # 0: chosen from the cores
     n_gpu_layers: int = -1  # -1: all when the build has a GPU, else 0
     time_budget_s: float = 8.0
+    # Free the model's memory after this many minutes unused (0: keep it loaded); the
+    # next use loads it again in about half a second.
+    release_after_minutes: float = 10.0
 
 
 @dataclass
@@ -117,6 +120,8 @@ class Settings:
             Label.parse(key)
             if value not in POLICY_VALUES:
                 raise ConfigError(f"policy.{key} = {value!r}; expected one of {', '.join(POLICY_VALUES)}")
+        if self.local_model.release_after_minutes < 0:
+            raise ConfigError("local_model.release_after_minutes must be 0 (keep the model loaded) or more")
         if self.substitution_level not in (0, 1, 2):
             raise ConfigError("substitution_level must be 0, 1 or 2")
         for pattern in self.lists.custom_patterns:

@@ -76,6 +76,7 @@ class AppState(QObject):
         self.vault_creating = False  # no vault file yet: a new passphrase is asked twice
         self.paused = False
         self._vault_waiters: list[Callable[[], None]] = []
+        self.background.submit(lambda: _apply_model_release(settings))  # off the start-up path (~50 ms import)
 
     # -- engine ----------------------------------------------------------------------------------
     def start_engine(self) -> None:
@@ -175,6 +176,7 @@ class AppState(QObject):
         save_settings(settings)
         old = self.settings
         self.settings = settings
+        _apply_model_release(settings)
         self.settings_changed.emit()
         engine_changed = (
             old.policy != settings.policy or old.lists != settings.lists or old.detectors != settings.detectors
@@ -301,3 +303,12 @@ class AppState(QObject):
                 self.store.close()
             except Exception:
                 log.exception("closing the vault")
+
+
+def _apply_model_release(settings: Settings) -> None:
+    """The local provider's model lives in this process: free it when idle, as set."""
+    try:
+        from models.runtime import set_idle_release
+    except ImportError:  # a build without llama.cpp: no local model to free
+        return
+    set_idle_release(settings.local_model.release_after_minutes * 60)

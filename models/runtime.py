@@ -36,6 +36,7 @@ from models.gguf_info import GgufInfo, read_gguf_info
 log = logging.getLogger(__name__)
 _llama_log = logging.getLogger("veil.llama_cpp")
 
+_idle_release_s = 0.0  # see set_idle_release()
 DEFAULT_CONTEXT = 2048  # enough for prompts + answers of the tiny model; 4096 costs ~30 MB more
 # Prompt evaluation is done in chunks of this many tokens so the time budget is checked
 # between them (a single llama_decode call cannot be interrupted).
@@ -170,6 +171,13 @@ class LocalModel:
         self._formatter: Any = None
         self._loader: threading.Thread | None = None
         self._timed_out = False  # set by the stopping criterion of the running call
+        # Weights are freed after this many seconds unused (0: kept until close()); the
+        # next call loads them again (~0.5 s for the tiny model, its file is in the page
+        # cache). See set_idle_release().
+        self.idle_release_s = _idle_release_s
+        self._last_used = time.monotonic()
+        self._release_timer: threading.Timer | None = None
+        self._timer_lock = threading.Lock()
 
     # -- loading ---------------------------------------------------------------------------
     @property
@@ -259,6 +267,10 @@ class LocalModel:
         return ""
 
     def close(self) -> None:
+        with self._timer_lock:
+            if self._release_timer is not None:
+                self._release_timer.cancel()
+                self._release_timer = None
         with self._infer_lock, self._load_lock:
             if self._llm is not None:
                 self._llm.close()
@@ -313,8 +325,43 @@ class LocalModel:
 
     def count_tokens(self, text: str) -> int:
         """Tokens in `text` (loads the model)."""
-        self.load()
-        return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        with self._infer_lock:  # not released by the idle timer meanwhile
+            self.load()
+            count = len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        self._used()
+        return count
+
+    # -- releasing the weights when idle ---------------------------------------------------
+    def _used(self) -> None:
+        self._last_used = time.monotonic()
+        self._schedule_release()
+
+    def _schedule_release(self) -> None:
+        if self.idle_release_s <= 0:
+            return
+        with self._timer_lock:
+            if self._release_timer is not None:
+                self._release_timer.cancel()
+            timer = threading.Timer(self.idle_release_s, self._release_if_idle)
+            timer.daemon = True
+            timer.start()
+            self._release_timer = timer
+
+    def _release_if_idle(self) -> None:
+        if self._llm is None or time.monotonic() - self._last_used < self.idle_release_s * 0.99:
+            return  # freed already, or used since (that use scheduled its own timer)
+        if not self._infer_lock.acquire(blocking=False):
+            return  # in use: the end of that call schedules the next check
+        try:
+            with self._load_lock:
+                if self._llm is not None:
+                    self._llm.close()
+                    self._llm = None
+                    self._loaded.clear()
+                    self._loader = None
+                    log.info("freed %s after %.0f s unused", self.path.name, self.idle_release_s)
+        finally:
+            self._infer_lock.release()
 
     # -- inference -------------------------------------------------------------------------
     def complete(
@@ -501,11 +548,17 @@ class LocalModel:
             if not self.model._infer_lock.acquire(timeout=timeout):
                 return ("busy", "another inference is running")
             self.locked = True
+            if self.model._llm is None:  # freed for idleness between the two steps above
+                try:
+                    self.model.load()
+                except ModelLoadError as exc:
+                    return ("error", str(exc))
             return None
 
         def __exit__(self, *exc: object) -> None:
             if self.locked:
                 self.model._infer_lock.release()
+                self.model._used()
 
     def _session(self, deadline: float | None) -> LocalModel._Session:
         return LocalModel._Session(self, deadline)
@@ -613,6 +666,20 @@ def _merge_system(messages: Sequence[Mapping[str, str]]) -> list[dict[str, str]]
 # -- one shared instance per model file ----------------------------------------------------
 _shared: dict[tuple[str, int, int, int], LocalModel] = {}
 _shared_lock = threading.Lock()
+
+
+def set_idle_release(seconds: float) -> None:
+    """Free the weights of every model of this process after `seconds` unused (0: keep
+    them loaded). The desktop app sets it from `[local_model] release_after_minutes`: the
+    tiny model holds ~330 MB that an idle tray app should not."""
+    global _idle_release_s
+    _idle_release_s = max(0.0, float(seconds))
+    with _shared_lock:
+        models = list(_shared.values())
+    for model in models:
+        model.idle_release_s = _idle_release_s
+        if model.is_loaded:
+            model._used()
 
 
 def get_model(

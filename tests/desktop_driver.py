@@ -300,6 +300,13 @@ def memory(model_path: str) -> None:
     pump(0.5)
     REPORT["rss_model_mb"] = {"app": me.memory_info().rss >> 20, "engine": engine.memory_info().rss >> 20}
     REPORT["rss_model_mb"]["total"] = REPORT["rss_model_mb"]["app"] + REPORT["rss_model_mb"]["engine"]
+    # `release_after_minutes`, shortened to a second: the idle model is freed, its memory with it.
+    from models.runtime import set_idle_release
+
+    set_idle_release(1.0)
+    pump(4)
+    REPORT["rss_released_mb"] = {"app": me.memory_info().rss >> 20, "engine": engine.memory_info().rss >> 20}
+    REPORT["rss_released_mb"]["total"] = REPORT["rss_released_mb"]["app"] + REPORT["rss_released_mb"]["engine"]
     veil.quit()
 
 

@@ -256,7 +256,11 @@ def test_memory_with_the_tiny_model_loaded(xserver, tmp_path, tiny_model_path):
     home = tmp_path / "home"
     home.mkdir()
     report = driver_ok(run_driver(xserver, "memory", home, str(tiny_model_path), timeout=300))
-    print("\nmemory (MB):", json.dumps({"ready": report["rss_ready_mb"], "tiny model loaded": report["rss_model_mb"]}))
+    print("\nmemory (MB):", json.dumps({"ready": report["rss_ready_mb"], "tiny model loaded": report["rss_model_mb"],
+                                        "model freed when idle": report["rss_released_mb"]}))
     assert report["state"] == "answered" and report["answer"].strip()
     # Design target: 600 MB with the tiny model. App and engine process together:
     assert report["rss_model_mb"]["total"] < 900, report
+    # Idle, the model's weights and buffers are given back (release_after_minutes).
+    assert report["rss_released_mb"]["total"] < 600, report
+    assert report["rss_released_mb"]["app"] < report["rss_model_mb"]["app"] - 200, report

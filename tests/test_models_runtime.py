@@ -151,3 +151,29 @@ def test_shared_instances(tiny_model_path):
     release_models(tiny_model_path)
     assert get_model(tiny_model_path, n_ctx=512) is not a
     release_models(tiny_model_path)
+
+
+def test_idle_model_frees_its_weights_and_loads_again(tiny_model_path):
+    """`release_after_minutes`: unused for that long, the weights are freed (the tray app
+    should not hold ~330 MB for nothing); the next call loads them again and answers the
+    same; a call in progress is never cut off by the timer."""
+    model = LocalModel(tiny_model_path, n_ctx=1024)
+    model.idle_release_s = 0.4
+    try:
+        prompt = "Q: What is the capital of France?\nA:"
+        first = model.complete(prompt, max_tokens=8, stop=["\n"])
+        assert first.ok and model.is_loaded
+        deadline = time.monotonic() + 10
+        while model.is_loaded and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not model.is_loaded, "the idle timer did not free the model"
+        again = model.complete(prompt, max_tokens=8, stop=["\n"])
+        assert again.ok and again.text == first.text and model.is_loaded
+        # Calls longer than the idle time, back to back: each one finishes whole.
+        for _ in range(3):
+            long = model.complete("Count: 1, 2, 3,", max_tokens=40)
+            assert long.ok and long.completion_tokens == 40
+        assert model.count_tokens("hello world") >= 2
+    finally:
+        model.close()
+    assert not model.is_loaded

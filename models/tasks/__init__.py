@@ -21,7 +21,7 @@ from agent.config import Settings
 from agent.detect.base import Detector
 from agent.local_tasks import LocalTasks
 from models.catalog import TASK_NAMES, load_catalog
-from models.runtime import LocalModel, ModelLoadError, get_model
+from models.runtime import LocalModel, ModelLoadError, get_model, set_idle_release
 from models.store import ModelNotAvailable, resolve_model
 from models.tasks.detect import LocalLLMDetector
 from models.tasks.relevance import LocalRelevanceJudge
@@ -76,6 +76,7 @@ def build_local_tasks(settings: Settings) -> tuple[LocalTasks, list[Detector]]:
     try:
         path = resolve_model(lm.path or lm.name)
         model = get_model(path, n_threads=lm.n_threads, n_gpu_layers=lm.n_gpu_layers)
+        set_idle_release(lm.release_after_minutes * 60)
     except (ModelNotAvailable, ModelLoadError, OSError) as exc:
         log.warning("local model tasks disabled: %s", exc)
         return LocalTasks(), []
