@@ -63,6 +63,8 @@ def llama_server_url(tiny_model_path, tmp_path_factory):
     import sys
     import time
 
+    from xserver_support import stop_process
+
     log_path = tmp_path_factory.mktemp("llama-server") / "server.log"
     log = open(log_path, "wb")
     command = [
@@ -90,12 +92,7 @@ def llama_server_url(tiny_model_path, tmp_path_factory):
             raise RuntimeError("llama_cpp.server did not start within 90 s")
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
         log.close()
 
 

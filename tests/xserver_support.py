@@ -111,10 +111,15 @@ class XServer:
 
     def stop(self) -> None:
         for process in reversed(self.processes):
-            process.terminate()
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop_process(process, timeout=5)
         self.processes = []
+
+
+def stop_process(process: subprocess.Popen, timeout: float = 10) -> None:
+    """Ask a child process to end; kill it if it has not within `timeout` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
