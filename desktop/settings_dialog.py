@@ -427,6 +427,16 @@ class SettingsDialog(QDialog):
         note.setEnabled(False)
         t.addWidget(note)
         layout.addWidget(tasks_box)
+        form = QFormLayout()
+        self.release_after = QSpinBox()
+        self.release_after.setObjectName("release_after_minutes")
+        self.release_after.setRange(0, 24 * 60)
+        self.release_after.setSpecialValueText("never (keep it loaded)")
+        self.release_after.setSuffix(" minutes unused")
+        self.release_after.setValue(round(self.settings.local_model.release_after_minutes))
+        self.release_after.setToolTip("The model is loaded again, in about a second, the next time it is needed.")
+        form.addRow("Free the model's memory after:", self.release_after)
+        layout.addLayout(form)
         self._current_model_label()
         self.refresh_catalog()
         return page
@@ -546,6 +556,7 @@ class SettingsDialog(QDialog):
         settings.local_model.name = self.settings.local_model.name
         settings.local_model.path = self.settings.local_model.path
         settings.local_model.tasks = [name for name, check in self.task_checks.items() if check.isChecked()]
+        settings.local_model.release_after_minutes = float(self.release_after.value())
 
     # -- vault --------------------------------------------------------------------------------------------------------------
     def _vault_tab(self) -> QWidget:

@@ -447,6 +447,7 @@ def test_settings_test_connection_key_policy_and_save(qtbot, veil, fake_openai, 
     dialog.apply()
     assert dialog.error_label.isVisible() and "not a valid regex" in dialog.error_label.text()
     dialog.patterns_table.removeRow(1)
+    dialog.release_after.setValue(3)
     try:
         assert dialog.apply()
         qtbot.waitUntil(lambda: memory_keyring.entries.get(("veil", "openai")) == "sk-test-key-123456", timeout=5000)
@@ -454,6 +455,10 @@ def test_settings_test_connection_key_policy_and_save(qtbot, veil, fake_openai, 
         assert saved.provider.kind == "openai" and saved.provider.model == "model-b"
         assert saved.policy["PERSON"] == "label" and saved.lists.always_protect == ["Project Nightjar"]
         assert saved.lists.custom_patterns[0].pattern == r"PRJ-\d{4}"
+        assert saved.local_model.release_after_minutes == 3
+        from models import runtime
+
+        assert runtime._idle_release_s == 180  # applied to the local model at once
         config_file = Path(os.environ["VEIL_HOME"]) / "config" / "config.toml"
         assert "sk-test" not in config_file.read_text()
         # The engine follows: persons become labels, the custom pattern and list apply.
@@ -463,6 +468,9 @@ def test_settings_test_connection_key_policy_and_save(qtbot, veil, fake_openai, 
         assert "[PERSON_1]" in sent and "Nightjar" not in sent and "PRJ-1234" not in sent
     finally:
         shared_engine.reconfigure(default_settings())
+        from models.runtime import set_idle_release
+
+        set_idle_release(0)  # this test process's other models stay loaded
 
 
 def test_settings_vault_lock_wipe_and_passphrase(qtbot, veil, fake_openai):
