@@ -136,7 +136,9 @@ class CompiledRestorer:
         starts with a letter needs a word start, see _bounded) or at a character no stand-in
         starts with. This look-around turns them away before the long alternation is
         tried (restore of long answers ~2x faster)."""
-        firsts = {c for key in self.literal for c in (key[:1], key[:1].upper())} | set("+(")
+        # Surfaces are stored folded (and label forms differ from their stand-in: "Person_1"
+        # for "[PERSON_1]"); the regex ignores case, so one case of each first letter will do.
+        firsts = {key[:1] for key in self.literal} | set("+(")
         firsts |= {t.stand_in[:1] for targets in self.literal.values() for t in targets}
         firsts |= {d[:1] for d in self.by_digits} | {a[:1] for a in self.by_alnum}
         letters = "".join(re.escape(c) for c in sorted(firsts) if c.isalpha())

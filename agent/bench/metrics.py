@@ -62,12 +62,7 @@ class DatasetScore:
         return total
 
     def to_json(self) -> dict:
-        def pct(values: list[float], q: float) -> float | None:
-            if not values:
-                return None
-            ordered = sorted(values)
-            return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)
-
+        pct = percentile  # short: many calls below
         out = {
             "examples": self.examples,
             "recall": {k: {"n": v.total, "protected": v.protected, "recall": _r(v.recall)} for k, v in sorted(self.by_label.items())},
@@ -91,6 +86,14 @@ class DatasetScore:
                 "privacy_error": _r(1 - self.irrelevant.recall) if self.irrelevant.total else None,
             }
         return out
+
+
+def percentile(values: list[float], q: float, digits: int = 3) -> float | None:
+    """The q-quantile (nearest rank below) of the values, rounded; None when empty."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], digits)
 
 
 def _r(value: float | None) -> float | None:

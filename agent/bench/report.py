@@ -32,7 +32,6 @@ def markdown(report: BenchReport) -> str:
     speed = report.speed_50_words
     if speed:
         lines.append(f"| Sanitize p95, 50-word prompts (ms) | <= 30 | {_fmt(speed.get('p95_ms'))} | | — |")
-    if speed:
         lines.append(f"| Restore p95, answers to the 50-word prompts (ms) | <= 2 | {_fmt(speed.get('restore_p95_ms'))} | | — |")
     lines.append(f"| Restore p95, answers to every text (ms) | | {_fmt(veil.get('restore_p95_ms'))} | | — |")
     lines.append(f"| Streaming restore p95, per chunk of 1-12 characters (ms) | | {_fmt(veil.get('stream_chunk_p95_ms'))} | | — |")

@@ -15,6 +15,7 @@ from agent.bench.metrics import (
     bench_conversation,
     echo_llm,
     over_redaction,
+    percentile,
     score_protection,
     timed,
 )
@@ -63,12 +64,12 @@ class BenchReport:
             _merge(exact, score.restore_exact)
         if exact.total:
             out["restore_exact"] = _r(exact.recall)
-        restores = sorted(t for score in scores.values() for t in score.restore_latencies_ms)
-        chunks = sorted(t for score in scores.values() for t in score.stream_chunk_latencies_ms)
+        restores = [t for score in scores.values() for t in score.restore_latencies_ms]
+        chunks = [t for score in scores.values() for t in score.stream_chunk_latencies_ms]
         if restores:
-            out["restore_p95_ms"] = round(restores[min(len(restores) - 1, int(0.95 * len(restores)))], 3)
+            out["restore_p95_ms"] = percentile(restores, 0.95)
         if chunks:
-            out["stream_chunk_p95_ms"] = round(chunks[min(len(chunks) - 1, int(0.95 * len(chunks)))], 3)
+            out["stream_chunk_p95_ms"] = percentile(chunks, 0.95)
         return out
 
     def to_json(self) -> dict:
@@ -190,11 +191,7 @@ def speed_50_words(engine: Engine, datasets: dict[str, list[Example]], runs: int
             restores.append(rms)
     if not times:
         return {}
-
-    def p(values: list[float], q: float) -> float:
-        ordered = sorted(values)
-        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
-
     # The restore right after a sanitize includes compiling the conversation's reverse map.
-    return {"texts": len(texts), "runs": len(times), "p50_ms": p(times, 0.5), "p95_ms": p(times, 0.95),
-            "restore_p50_ms": p(restores, 0.5), "restore_p95_ms": p(restores, 0.95)}
+    return {"texts": len(texts), "runs": len(times),
+            "p50_ms": percentile(times, 0.5, 2), "p95_ms": percentile(times, 0.95, 2),
+            "restore_p50_ms": percentile(restores, 0.5, 2), "restore_p95_ms": percentile(restores, 0.95, 2)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from agent.detect.base import DetectionContext
-from agent.detect.nlp import LazyAnalysis, SpacyPipeline
+from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.names import lexicon
 from agent.org_words import GENERIC_ORG_WORDS, is_generic_org
@@ -43,9 +43,6 @@ _LEGAL_SUFFIX = re.compile(
 NOT_ENTITIES = frozenset(
     ["iban", "ssn", "api", "url", "uri", "pdf", "ceo", "cto", "cfo", "coo", "cmo", "vp", "svp", "evp", "hr", "it", "ai", "ml", "dl", "rl", "nlp", "ner", "faq", "id", "uuid", "guid", "ip", "vpn", "dob", "gpt", "llm", "rag", "sql", "nosql", "html", "css", "json", "xml", "yaml", "toml", "csv", "tsv", "seo", "sem", "ppc", "cta", "kpi", "okr", "roi", "b2b", "b2c", "saas", "paas", "iaas", "usb", "cpu", "gpu", "tpu", "ram", "rom", "ssd", "hdd", "os", "ios", "ui", "ux", "qa", "pm", "am", "dm", "dms", "sms", "mms", "otp", "pin", "atm", "eta", "asap", "fyi", "diy", "aka", "etc", "rsvp", "nb", "ps", "tbd", "tba", "nda", "gdpr", "hipaa", "ccpa", "crm", "erp", "cv", "pr", "mba", "phd", "bsc", "msc", "md", "cpa", "tv", "dvd", "mp3", "mp4", "wav", "png", "jpg", "jpeg", "gif", "svg", "docx", "xlsx", "pptx", "sdk", "ide", "cli", "gui", "http", "https", "dns", "ssh", "ftp", "sftp", "smtp", "imap", "tcp", "udp", "lan", "wan", "wifi", "ok", "lol", "omg", "btw", "imo", "imho", "tbh", "idk", "irl", "rip", "afk", "nsfw", "todo", "fixme", "readme", "jwt", "oauth", "sso", "mfa", "otp", "php", "jsx", "tsx", "npm", "aws", "gcp", "oop", "mvc", "mvvm", "tdd", "bdd", "ci", "cd", "devops", "cnn", "rnn", "lstm", "gan", "vae", "bert", "gpu", "est", "pst", "gmt", "utc", "cet", "usd", "eur", "gbp", "jpy", "inr", "cad", "aud", "cny", "vat", "gst", "llc", "inc", "ltd", "gmbh", "plc", "dr", "mr", "mrs", "ms", "prof", "jr", "sr", "the", "and", "for", "you", "not", "but", "all", "any", "can", "her", "was", "one", "our", "out", "day", "get", "has", "him", "his", "how", "man", "new", "now", "old", "see", "two", "way", "who", "boy", "did", "its", "let", "put", "say", "she", "too", "use", "yes", "no", "abc", "xyz", "tldr", "fwiw", "asap", "pov", "diy", "vm", "db", "lan", "ssl", "tls", "pgp", "gpg", "cms", "cdn"]
 )
-# A country or a people that is also a first name ("Chad", "Jordan", "Lorelei" tagged as
-# a people) is a person when the text treats it as one: see _used_as_person.
-_PERSON_PRONOUNS = frozenset(["he", "she", "him", "her", "his", "hers", "himself", "herself"])
 _LEADING = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|dear|hi|hello|hey)\s+", re.IGNORECASE)
 
 
@@ -149,4 +146,4 @@ def _used_as_person(ent, names, *, needs_pronoun: bool) -> bool:
         return names.is_first_name(token.text) or names.is_last_name(token.text)
     if not names.is_first_name(token.text) or ent.end >= len(doc) or doc[ent.end].pos_ not in ("VERB", "AUX"):
         return False
-    return any(t.lower_ in _PERSON_PRONOUNS for t in doc[ent.end : ent.end + 30])
+    return person_pronoun_in(doc[ent.end : ent.end + 30])

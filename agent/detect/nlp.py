@@ -137,6 +137,15 @@ class PosFromTag:
                 token.pos_ = attrs["POS"]
 
 
+# He/she pronouns: a name followed by one of them is a person's (countries are "it").
+_PERSON_PRONOUNS = frozenset(["he", "she", "him", "her", "his", "hers", "himself", "herself"])
+
+
+def person_pronoun_in(tokens: Any) -> bool:
+    """Whether a he/she pronoun is among these tokens (a span of a parsed doc)."""
+    return any(t.lower_ in _PERSON_PRONOUNS for t in tokens)
+
+
 def _split(text: str, size: int):
     start = 0
     while start < len(text):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from agent.detect.base import DetectionContext
-from agent.detect.nlp import LazyAnalysis, SpacyPipeline
+from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.names import lexicon
 from agent.places import is_known_place
@@ -231,7 +231,7 @@ class PersonNameDetector:
                 and (i == 0 or doc[i - 1].is_sent_start or doc[i - 1].text in (".", "\n", ",", ";", "and", "but", "when", "while", "as", "if", "so"))
                 and token.text not in _NOT_NAMES
                 and not is_known_place(token.text)
-                and (not is_common_word(token.text) or _gendered_pronoun_follows(doc, i))
+                and (not is_common_word(token.text) or person_pronoun_in(doc[i + 1 : i + 13]))
             ):
                 # "Troi tries", "Min steps back": a proper noun acting as the subject (a
                 # word that is also common, like "Min", only when "his"/"her" follows).
@@ -297,10 +297,3 @@ class PersonNameDetector:
                     spans.append(Span(start, start + len(m.group()), Label.PERSON, m.group(), 0.6, self.name))
         return spans
 
-
-_GENDERED_PRONOUNS = frozenset(["he", "she", "him", "her", "his", "hers", "himself", "herself"])
-
-
-def _gendered_pronoun_follows(doc, i: int, window: int = 12) -> bool:
-    """A he/she pronoun within the next few tokens: what acts here is a person."""
-    return any(t.lower_ in _GENDERED_PRONOUNS for t in doc[i + 1 : i + 1 + window])
