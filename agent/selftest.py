@@ -153,7 +153,7 @@ def self_test(*, model: str = "", max_tokens: int = DEFAULT_MAX_TOKENS) -> SelfT
         # multiprocessing.freeze_support(), so it is worth checking) while this process
         # creates the vault and loads the model.
         with clock.step("engine spawn"):
-            from agent.engine_host import EngineHost
+            from agent.engine.host import EngineHost
 
             engine = EngineHost(settings)
         try:
@@ -200,7 +200,7 @@ def self_test(*, model: str = "", max_tokens: int = DEFAULT_MAX_TOKENS) -> SelfT
 
 def _send_and_restore(engine, store, settings, report: SelfTestReport, clock: _Clock) -> str:
     """Sanitize, store, answer with the local model, restore; returns the conversation id."""
-    from agent.pipeline import Sender
+    from agent.session.sender import Sender
     from agent.providers import params_from_settings, provider_from_settings
 
     provider = provider_from_settings(settings)

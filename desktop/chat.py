@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent.conversation import Conversation, Message, MessageState
+from agent.session.conversation import Conversation, Message, MessageState
 from agent.entities import Action, Label
 from desktop import icons
 from desktop.colors import risk_color
@@ -43,7 +43,7 @@ from desktop.tasks import ChunkPipe
 from desktop.textview import HighlightView, Mark
 
 if TYPE_CHECKING:
-    from agent.engine_host import DryRun
+    from agent.engine.host import DryRun
 
 log = logging.getLogger("veil.desktop")
 

@@ -13,7 +13,7 @@ DESKTOP_OPTIONS = ("--tray", "--minimized", "--chat")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # The privacy engine runs in a helper process (agent.engine_host); in a frozen
+    # The privacy engine runs in a helper process (agent.engine.host); in a frozen
     # (PyInstaller) build that process re-runs this executable, which must hand over to
     # multiprocessing before anything else. A no-op otherwise.
     import multiprocessing

@@ -40,8 +40,8 @@ def preload_modules() -> None:
     the window if it happened while the user waits for an answer."""
     import importlib
 
-    for name in ("agent.pipeline", "agent.providers", "agent.providers.openai_compat", "agent.providers.anthropic",
-                 "agent.providers.gemini", "agent.providers.local", "agent.providers.keys", "agent.clipboard",
+    for name in ("agent.session.sender", "agent.providers", "agent.providers.openai_compat", "agent.providers.anthropic",
+                 "agent.providers.gemini", "agent.providers.local", "agent.providers.keys", "agent.session.clipboard",
                  "agent.vault", "httpx", "httpx_sse", "keyring"):
         try:
             importlib.import_module(name)
@@ -64,7 +64,7 @@ class AppState(QObject):
         self.settings = settings
         self.background = background or Background()
         self.isolated_engine = isolated_engine
-        self.engine: Any = engine  # agent.engine_host.EngineHost
+        self.engine: Any = engine  # agent.engine.host.EngineHost
         self._own_engine = engine is None
         self.engine_phase = EnginePhase.LOADING
         self.engine_error = ""
@@ -81,7 +81,7 @@ class AppState(QObject):
     # -- engine ----------------------------------------------------------------------------------
     def start_engine(self) -> None:
         """Start the helper process and warm it up in a worker (returns at once)."""
-        from agent.engine_host import EngineHost
+        from agent.engine.host import EngineHost
 
         self.engine_phase = EnginePhase.LOADING
         if self.engine is None:
@@ -213,7 +213,7 @@ class AppState(QObject):
     # -- things built from the state (call in workers: they may touch the keyring) ----------------
     def make_sender(self, kind: str | None = None, model: str | None = None, base_url: str | None = None):
         """A Sender for the configured provider, or for a kind/model picked in the window."""
-        from agent.pipeline import Sender
+        from agent.session.sender import Sender
         from agent.providers import params_from_settings, provider_from_settings
 
         settings = copy.deepcopy(self.settings)
@@ -226,7 +226,7 @@ class AppState(QObject):
         return Sender(self.engine, self.store, provider, params=params_from_settings(settings))
 
     def clipboard_guard(self):
-        from agent.clipboard import ClipboardGuard
+        from agent.session.clipboard import ClipboardGuard
 
         return ClipboardGuard(self.engine, self.store)
 

@@ -30,7 +30,7 @@ from agent.bench.metrics import bench_conversation
 from agent.bench.runner import BenchReport, run_engine
 from agent.config import Settings, load_settings
 from agent.detect.base import DetectionContext
-from agent.engine import Engine
+from agent.engine.core import Engine
 from agent.entities import Action, Label, Span
 from models.tasks import ALL_TASKS, tasks_for_model
 from models.tasks.surrogates import PROPOSED_LABELS

@@ -108,7 +108,7 @@ from model_fixtures import chat_model, chat_model_path, tiny_model  # noqa: E402
 @pytest.fixture(scope="session")
 def privacy_engine():
     """The engine with the default settings (realistic stand-ins), warmed up."""
-    from agent.engine import Engine
+    from agent.engine.core import Engine
 
     engine = Engine()
     engine.warm_up()
@@ -119,7 +119,7 @@ def privacy_engine():
 def label_engine(privacy_engine):
     """The engine in label mode (substitution_level 0: "[PERSON_1]")."""
     from agent.config import default_settings
-    from agent.engine import Engine
+    from agent.engine.core import Engine
 
     settings = default_settings()
     settings.substitution_level = 0

@@ -34,7 +34,7 @@ TEST_PASSPHRASE = "a test passphrase"
 @pytest.fixture(scope="session")
 def shared_engine():
     from agent.config import default_settings
-    from agent.engine_host import EngineHost
+    from agent.engine.host import EngineHost
 
     host = EngineHost(default_settings())
     host.warm_up()

@@ -107,7 +107,7 @@ def test_non_utf8_stdin(cli_env, command):
 
 
 def test_over_the_limit_is_a_clear_error(cli_env):
-    from agent.engine import MAX_TEXT_CHARS
+    from agent.engine.core import MAX_TEXT_CHARS
 
     out = veil(["sanitize"], "x" * (MAX_TEXT_CHARS + 1), cli_env)
     assert out.returncode == 2

@@ -1,5 +1,5 @@
 """The agent-side pieces the desktop app calls (no Qt): the engine in its helper process
-(agent.engine_host) and the clipboard logic (agent.clipboard), against the real engine
+(agent.engine.host) and the clipboard logic (agent.session.clipboard), against the real engine
 and a real vault."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 from desktop_support import TEST_PASSPHRASE, desktop_env, shared_engine  # noqa: F401  (fixtures)
 
-from agent.conversation import Conversation, MapEntry
+from agent.session.conversation import Conversation, MapEntry
 from agent.entities import Action, Label
 
 TEXTS = [
@@ -71,7 +71,7 @@ def test_streaming_restore_through_the_helper_process(shared_engine):
 
 
 def test_engine_errors_cross_the_process_boundary(shared_engine):
-    from agent.engine import MAX_TEXT_CHARS, InputRejected
+    from agent.engine.core import MAX_TEXT_CHARS, InputRejected
 
     with pytest.raises(InputRejected, match="at most"):
         shared_engine.sanitize("x" * (MAX_TEXT_CHARS + 1), Conversation())
@@ -80,7 +80,7 @@ def test_engine_errors_cross_the_process_boundary(shared_engine):
 
 def test_in_process_mode_when_no_helper_process(privacy_engine):
     from agent.config import default_settings
-    from agent.engine_host import EngineHost
+    from agent.engine.host import EngineHost
 
     host = EngineHost(default_settings(), isolated=False)
     host.warm_up()
@@ -93,7 +93,7 @@ def test_in_process_mode_when_no_helper_process(privacy_engine):
 
 def test_a_killed_helper_is_replaced_by_the_in_process_engine():
     from agent.config import default_settings
-    from agent.engine_host import EngineHost
+    from agent.engine.host import EngineHost
 
     host = EngineHost(default_settings())
     host.warm_up()
@@ -107,7 +107,7 @@ def test_a_killed_helper_is_replaced_by_the_in_process_engine():
 
 
 def test_apply_entries_replays_variants_and_partials():
-    from agent.engine_host import apply_entries
+    from agent.engine.host import apply_entries
 
     original = Conversation(seed=1)
     full = original.add_entry(MapEntry("Sarah Mitchell", "Jessica Rosario", Label.PERSON))
@@ -130,7 +130,7 @@ def vault(desktop_env):
 
 
 def test_clipboard_round_trip_kept_in_the_days_conversation(shared_engine, vault):
-    from agent.clipboard import ClipboardGuard, conversation_id_for
+    from agent.session.clipboard import ClipboardGuard, conversation_id_for
 
     day = dt.date(2025, 3, 14)
     guard = ClipboardGuard(shared_engine, vault, today=lambda: day)
@@ -154,7 +154,7 @@ def test_clipboard_round_trip_kept_in_the_days_conversation(shared_engine, vault
 
 
 def test_clipboard_with_nothing_to_do_says_so(shared_engine, vault):
-    from agent.clipboard import ClipboardGuard
+    from agent.session.clipboard import ClipboardGuard
 
     guard = ClipboardGuard(shared_engine, vault)
     nothing = guard.sanitize("the weather is nice today")

@@ -192,7 +192,7 @@ def test_answer_streams_with_restored_values_highlighted(qtbot, veil, fake_opena
 
 
 def test_failure_shows_a_banner_and_retry_sends_the_saved_message(qtbot, veil, fake_openai):
-    from agent.conversation import MessageState
+    from agent.session.conversation import MessageState
 
     chat = veil.chat
     type_and_preview(qtbot, chat, PROMPT)
@@ -214,7 +214,7 @@ def test_failure_shows_a_banner_and_retry_sends_the_saved_message(qtbot, veil, f
 def test_unreachable_provider_keeps_the_message(qtbot, desktop_env, shared_engine):
     from desktop_support import free_port
 
-    from agent.conversation import MessageState
+    from agent.session.conversation import MessageState
 
     veil = start_app(qtbot, shared_engine, app_settings(f"http://127.0.0.1:{free_port()}/v1"))
     try:
@@ -231,7 +231,7 @@ def test_unreachable_provider_keeps_the_message(qtbot, desktop_env, shared_engin
 def test_escape_cancels_the_answer(qtbot, veil, fake_openai):
     from PySide6.QtCore import Qt
 
-    from agent.conversation import MessageState
+    from agent.session.conversation import MessageState
 
     chat = veil.chat
     type_and_preview(qtbot, chat, "Tell me a long story about Paris.")
@@ -607,7 +607,7 @@ def test_ui_process_never_loads_the_nlp_models(tmp_path):
         "app=QApplication([])\n"
         "from desktop.state import AppState\n"
         "from agent.config import default_settings\n"
-        "from agent.conversation import Conversation\n"
+        "from agent.session.conversation import Conversation\n"
         "s=AppState(default_settings()); s.start_engine(); s.engine.warm_up()\n"
         "r=s.engine.sanitize('Mail Jane Doe at jane@example.org', Conversation())\n"
         "print(s.engine.isolated, 'jane@example.org' not in r.sanitized, 'spacy' in sys.modules, 'thinc' in sys.modules)\n"

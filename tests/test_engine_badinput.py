@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.conversation import Conversation
-from agent.engine import MAX_TEXT_CHARS, InputRejected
+from agent.session.conversation import Conversation
+from agent.engine.core import MAX_TEXT_CHARS, InputRejected
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -186,8 +186,8 @@ def _sanitize_time_in_subprocess(text_expression: str, budget_s: float) -> float
     running after budget_s (the process is then killed: a runaway never holds the CI)."""
     code = (
         "import sys, time\n"
-        "from agent.engine import Engine\n"
-        "from agent.conversation import Conversation\n"
+        "from agent.engine.core import Engine\n"
+        "from agent.session.conversation import Conversation\n"
         "engine = Engine(); engine.warm_up()\n"
         f"text = {text_expression}\n"
         "print('ready', flush=True)\n"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from agent.config import default_settings
-from agent.conversation import Conversation
-from agent.decide import RISK_WEIGHTS, Decider, residual_risk
-from agent.engine import Engine
+from agent.session.conversation import Conversation
+from agent.decide.decider import RISK_WEIGHTS, Decider, residual_risk
+from agent.engine.core import Engine
 from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, Span
 
 SECRET = "sk-proj-abcDEF123ghiJKL456mnoPQR789stuVWX0yz"

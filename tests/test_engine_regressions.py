@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from agent.conversation import Conversation
+from agent.session.conversation import Conversation
 from agent.entities import Action, Label
 
 
@@ -49,7 +49,7 @@ def test_an_address_gets_a_town_of_its_country(privacy_engine):
         result = sanitize(privacy_engine, "Ship it to 42 Elm Street, Springfield, IL 62704 please.", seed)
         address = next(e for e in result.entities if e.label is Label.ADDRESS)
         town = address.sent.split(",")[1].strip()
-        from agent.places import place_kind
+        from agent.knowledge.places import place_kind
 
         assert place_kind(town) == ("city", "United States"), address.sent
         assert address.sent.endswith(", IL " + address.sent[-5:])

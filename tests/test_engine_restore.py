@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.conversation import Conversation, MapEntry
+from agent.session.conversation import Conversation, MapEntry
 from agent.detect.validators import digits_of
 from agent.entities import Action, Label, RestoreResult
 

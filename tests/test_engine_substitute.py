@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.conversation import Conversation, fold
+from agent.session.conversation import Conversation, fold
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid, ssn_valid
 from agent.entities import Action, Label, Span
-from agent.names import lexicon
-from agent.places import place_kind, places
+from agent.knowledge.names import lexicon
+from agent.knowledge.places import place_kind, places
 from agent.substitute.formats import FREE_MAIL, ascii_fold
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
@@ -454,7 +454,7 @@ def test_label_mode_skips_labels_already_in_the_text(label_engine):
 
 def test_label_policy_per_type(privacy_engine):
     from agent.config import default_settings
-    from agent.engine import Engine
+    from agent.engine.core import Engine
 
     settings = default_settings()
     settings.policy["EMAIL"] = "label"

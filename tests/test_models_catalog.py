@@ -9,7 +9,7 @@ import pytest
 from model_fixtures import write_gguf
 
 from agent.config import default_settings
-from agent.conversation import MapEntry
+from agent.session.conversation import MapEntry
 from agent.entities import Label
 from models.catalog import TASK_NAMES, CatalogError, load_catalog
 from models.gguf_info import FILE_TYPES, GgufError, read_gguf_info

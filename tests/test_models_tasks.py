@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from agent.conversation import Conversation, MapEntry
+from agent.session.conversation import Conversation, MapEntry
 from agent.detect.base import DetectionContext, Detector
 from agent.entities import Label, Span
-from agent.local_tasks import FallbackRestorer, RelevanceJudge, SurrogateProposer
+from agent.engine.local_tasks import FallbackRestorer, RelevanceJudge, SurrogateProposer
 from models.tasks import tasks_for_model, tasks_from_model
 from models.tasks.detect import LocalLLMDetector
 from models.tasks.relevance import LocalRelevanceJudge
@@ -126,7 +126,7 @@ def test_tasks_for_model_by_catalog_name(veil_home):
 
 @pytest.mark.slow
 def test_engine_runs_with_the_local_tasks(tiny_model, veil_home):
-    engine_module = pytest.importorskip("agent.engine")
+    engine_module = pytest.importorskip("agent.engine.core")
     from agent.config import default_settings
 
     settings = default_settings()

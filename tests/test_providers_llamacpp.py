@@ -91,9 +91,9 @@ def test_end_to_end_send_through_the_llama_cpp_server(llama_server_url, veil_hom
     import httpx
 
     from agent.config import default_settings
-    from agent.conversation import MemoryStore, MessageState
-    from agent.engine import Engine
-    from agent.pipeline import Sender
+    from agent.session.conversation import MemoryStore, MessageState
+    from agent.engine.core import Engine
+    from agent.session.sender import Sender
 
     sent: list[bytes] = []
     client = httpx.Client(timeout=30, event_hooks={"request": [lambda request: sent.append(request.read())]})
@@ -121,9 +121,9 @@ def test_end_to_end_send_through_the_llama_cpp_server(llama_server_url, veil_hom
 
 def test_end_to_end_send_with_the_local_provider(tiny_model_path, veil_home):
     from agent.config import default_settings
-    from agent.conversation import MemoryStore, MessageState
-    from agent.engine import Engine
-    from agent.pipeline import Sender
+    from agent.session.conversation import MemoryStore, MessageState
+    from agent.engine.core import Engine
+    from agent.session.sender import Sender
 
     provider = create_provider(ProviderConfig("local", local_model_path=str(tiny_model_path), local_threads=2))
     store = MemoryStore()

@@ -1,4 +1,4 @@
-"""The end-to-end send (agent.pipeline) with the real engine, against real HTTP servers on
+"""The end-to-end send (agent.session.sender) with the real engine, against real HTTP servers on
 127.0.0.1 speaking each provider's wire format, and with the real SQLCipher vault.
 
 Every server records what it received; each test asserts that no real value from the
@@ -14,9 +14,9 @@ import pytest
 from provider_fakes import Fail, FakeProvider, Reply
 
 from agent.config import default_settings
-from agent.conversation import MemoryStore, MessageState
+from agent.session.conversation import MemoryStore, MessageState
 from agent.entities import Action
-from agent.pipeline import MessageNotRetryable, Sender
+from agent.session.sender import MessageNotRetryable, Sender
 from agent.providers import (
     Cancelled,
     CancelToken,
@@ -38,7 +38,7 @@ NEVER_SENT = ("Anjali", "Gupta", "anjali.gupta@globaltech.com", "globaltech", "5
 
 @pytest.fixture(scope="module")
 def engine():
-    from agent.engine import Engine
+    from agent.engine.core import Engine
 
     engine = Engine(default_settings())
     engine.warm_up()
@@ -209,7 +209,7 @@ def test_no_key_leaves_the_message_unsent(engine):
 
 
 def test_an_empty_message_is_refused_before_anything_is_stored(engine):
-    from agent.engine import InputRejected
+    from agent.engine.core import InputRejected
 
     with FakeProvider("openai", key=KEY) as fake:
         store = MemoryStore()

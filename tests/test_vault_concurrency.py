@@ -10,7 +10,7 @@ import time
 
 from vault_support import FAST_N, REPO, _vault_env, memory_keyring, vault_path  # noqa: F401
 
-from agent.conversation import MapEntry, Message
+from agent.session.conversation import MapEntry, Message
 from agent.entities import Label
 from agent.vault import VaultStore
 
@@ -75,7 +75,7 @@ def test_another_process_writes_at_the_same_time(vault_path, veil_home):
     child_code = """
 import sys
 from agent.vault import VaultStore
-from agent.conversation import Message
+from agent.session.conversation import Message
 store = VaultStore(sys.argv[1], passphrase=sys.argv[2])
 print("ready", flush=True)
 sys.stdin.readline()

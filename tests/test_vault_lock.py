@@ -10,7 +10,7 @@ import time
 import pytest
 from vault_support import FAST_N, _vault_env, memory_keyring, run_python, vault_path  # noqa: F401
 
-from agent.conversation import Message
+from agent.session.conversation import Message
 from agent.vault import (
     PassphraseRequired,
     VaultLocked,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from vault_support import FAST_N, _vault_env, vault_path  # noqa: F401
 
-from agent.conversation import MessageState
+from agent.session.conversation import MessageState
 from agent.entities import Action, Label
 from agent.vault import VaultStore, db, schema
 from agent.vault.keys import SecretSource, new_header, write_header

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from vault_support import FAST_N, _vault_env, memory_keyring, run_python, vault_path  # noqa: F401
 
-from agent.conversation import (
+from agent.session.conversation import (
     ConversationNotFound,
     ConversationStore,
     MapEntry,
@@ -83,7 +83,7 @@ def test_saving_twice_stores_each_entry_once_and_choice_updates(store):
 
 
 def test_save_of_a_conversation_not_created_in_the_store(store):
-    from agent.conversation import Conversation
+    from agent.session.conversation import Conversation
 
     conv = Conversation(title="made elsewhere")
     conv.add_entry(MapEntry("Bob Stone", "Carl Reed", Label.PERSON))
@@ -292,7 +292,7 @@ def test_conversation_persists_across_processes(vault_path, veil_home):
     env = {"VEIL_HOME": str(veil_home), "VEIL_PASSPHRASE": "correct horse battery"}
     writer = f"""
 from agent.vault import VaultStore
-from agent.conversation import MapEntry, Message
+from agent.session.conversation import MapEntry, Message
 from agent.entities import Label
 s = VaultStore(scrypt_n={FAST_N})
 c = s.create_conversation("cross-process", conversation_id="conv-xp")

@@ -19,7 +19,7 @@ from agent.bench.metrics import (
     score_protection,
     timed,
 )
-from agent.engine import Engine
+from agent.engine.core import Engine
 
 Progress = Callable[[str], None]
 

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from agent.bench.report import markdown
     from agent.bench.runner import BenchReport, run_engine, run_presidio, speed_50_words
     from agent.config import load_settings
-    from agent.engine import Engine
+    from agent.engine.core import Engine
 
     names = [n.strip() for n in args.datasets.split(",")] if args.datasets else None
     try:

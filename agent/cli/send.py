@@ -55,7 +55,7 @@ class Session:
     def __init__(self, args: argparse.Namespace):
         from agent.cli.text import build_engine, open_store
         from agent.config import ConfigError, load_settings
-        from agent.pipeline import Sender
+        from agent.session.sender import Sender
         from agent.providers import ProviderError, params_from_settings, provider_from_settings
         from agent.providers.keys import KeyStoreError
 
@@ -75,7 +75,7 @@ class Session:
         self.sender = Sender(self.engine, self.store, self.provider, params=params)
 
     def conversation(self, conversation_id: str | None):
-        from agent.conversation import ConversationNotFound
+        from agent.session.conversation import ConversationNotFound
 
         if conversation_id is None:
             return self.store.create_conversation()
@@ -150,8 +150,8 @@ def _failure(exc, conversation_id: str) -> CliError:
 
 # -- veil send ------------------------------------------------------------------------------------
 def run_send(args: argparse.Namespace) -> int:
-    from agent.engine import InputRejected
-    from agent.pipeline import RETRYABLE_STATES
+    from agent.engine.core import InputRejected
+    from agent.session.sender import RETRYABLE_STATES
     from agent.providers import Cancelled, ProviderError
 
     if args.retry and not args.conversation:
@@ -204,8 +204,8 @@ CHAT_HELP = """commands:
 
 
 def run_chat(args: argparse.Namespace) -> int:
-    from agent.engine import InputRejected
-    from agent.pipeline import RETRYABLE_STATES
+    from agent.engine.core import InputRejected
+    from agent.session.sender import RETRYABLE_STATES
     from agent.providers import Cancelled, ProviderError
 
     session = Session(args)

@@ -47,7 +47,7 @@ def open_store():
 
 def build_engine():
     from agent.config import ConfigError, load_settings
-    from agent.engine import build_engine as engine_for
+    from agent.engine.core import build_engine as engine_for
 
     try:
         settings = load_settings()
@@ -57,7 +57,7 @@ def build_engine():
 
 
 def get_or_create(store, conversation_id: str | None):
-    from agent.conversation import ConversationNotFound
+    from agent.session.conversation import ConversationNotFound
 
     if conversation_id is None:
         return store.create_conversation()
@@ -88,7 +88,7 @@ def _close(store) -> None:
 
 
 def _sanitize(args: argparse.Namespace, engine, store) -> int:
-    from agent.engine import InputRejected
+    from agent.engine.core import InputRejected
 
     if args.jsonl:
         return _sanitize_lines(engine, store)
@@ -114,7 +114,7 @@ def _sanitize(args: argparse.Namespace, engine, store) -> int:
 
 def _sanitize_lines(engine, store) -> int:
     """One JSON object per line in and out, flushed per line, so a harness can drive it."""
-    from agent.engine import InputRejected
+    from agent.engine.core import InputRejected
 
     conversations: dict[str, object] = {}
     for number, line in enumerate(sys.stdin, 1):
@@ -153,8 +153,8 @@ def run_restore(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace, engine, store) -> int:
-    from agent.conversation import ConversationNotFound
-    from agent.engine import InputRejected
+    from agent.session.conversation import ConversationNotFound
+    from agent.engine.core import InputRejected
 
     text = read_stdin_text()
     try:

@@ -248,7 +248,7 @@ def _passphrase(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from agent.conversation import ConversationNotFound
+    from agent.session.conversation import ConversationNotFound
 
     if not args.all and not args.conversation:
         raise CliError("name a conversation id (see `veil vault list`) or use --all")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from agent.conversation import Conversation
+from agent.session.conversation import Conversation
 from agent.entities import Label, Span
 
 

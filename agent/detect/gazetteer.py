@@ -16,8 +16,8 @@ from agent import paths
 from agent.detect.base import DetectionContext
 from agent.detect.ner import NOT_ENTITIES
 from agent.entities import Label, Span
-from agent.places import is_known_place, places
-from agent.words import is_common_word
+from agent.knowledge.places import is_known_place, places
+from agent.knowledge.words import is_common_word
 
 
 @lru_cache(maxsize=1)

@@ -9,7 +9,7 @@ import threading
 import weakref
 from dataclasses import dataclass
 
-from agent.conversation import Conversation, MapEntry, fold
+from agent.session.conversation import Conversation, MapEntry, fold
 from agent.detect.base import DetectionContext
 from agent.detect.person_names import CALENDAR_WORDS, TITLES
 from agent.detect.validators import digits_of

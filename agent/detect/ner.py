@@ -8,9 +8,9 @@ import re
 from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
-from agent.names import lexicon
-from agent.org_words import GENERIC_ORG_WORDS, is_generic_org
-from agent.places import is_known_place, place_kind
+from agent.knowledge.names import lexicon
+from agent.knowledge.org_words import GENERIC_ORG_WORDS, is_generic_org
+from agent.knowledge.places import is_known_place, place_kind
 
 LABEL_MAP = {
     "PERSON": Label.PERSON,

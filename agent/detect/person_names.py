@@ -14,9 +14,9 @@ import re
 from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
-from agent.names import lexicon
-from agent.places import is_known_place
-from agent.words import is_common_word
+from agent.knowledge.names import lexicon
+from agent.knowledge.places import is_known_place
+from agent.knowledge.words import is_common_word
 
 TITLES = (
     "Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lady|Lord|Rev|Reverend|Fr|Father|Sister|"

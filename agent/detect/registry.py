@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from agent.config import Settings
-from agent.conversation import Conversation, MapEntry, fold
+from agent.session.conversation import Conversation, MapEntry, fold
 from agent.detect.base import DetectionContext, Detector
 from agent.detect.gazetteer import OrganisationDetector, PlaceDetector
 from agent.detect.memory import ConversationMemoryDetector, MentionFinder, name_parts
@@ -21,7 +21,7 @@ from agent.detect.person_names import TITLES, PersonNameDetector
 from agent.detect.secrets import SecretDetector
 from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
 from agent.entities import Label, Span
-from agent.words import is_common_word
+from agent.knowledge.words import is_common_word
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from agent.detect.base import DetectionContext
 from agent.entities import Label, Span
-from agent.names import lexicon
+from agent.knowledge.names import lexicon
 
 
 @dataclass(frozen=True)

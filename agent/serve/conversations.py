@@ -25,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from agent.conversation import Conversation, ConversationNotFound, MessageState
+from agent.session.conversation import Conversation, ConversationNotFound, MessageState
 from agent.serve.wire import WireError, json_strings, map_message_texts, message_text
 
 CONVERSATION_HEADER = "X-Veil-Conversation"

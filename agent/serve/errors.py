@@ -30,7 +30,7 @@ def wire_error_for(exc: BaseException) -> WireError:
         return exc
     if isinstance(exc, ProviderError):
         return _upstream_error(exc)
-    from agent.engine import InputRejected
+    from agent.engine.core import InputRejected
     from agent.vault.errors import VaultError, VaultLocked
 
     if isinstance(exc, InputRejected):

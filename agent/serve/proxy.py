@@ -18,8 +18,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from agent.conversation import Message, MessageState
-from agent.pipeline import _state_for, _title_for
+from agent.session.conversation import Message, MessageState
+from agent.session.sender import _state_for, _title_for
 from agent.providers.base import CancelToken
 from agent.serve.conversations import ConversationBook, ConversationSlot
 from agent.serve.restoring import ChunkRestorer, completion_texts, restore_completion
@@ -53,7 +53,7 @@ class PrivacyProxy:
 
     def begin(self, request: ChatRequest, conversation_header: str | None = None) -> Exchange:
         """Sanitize the request with its conversation's map and record it (message +
-        audit entry). Raises WireError, agent.engine.InputRejected, vault errors; nothing
+        audit entry). Raises WireError, agent.engine.core.InputRejected, vault errors; nothing
         has been sent when it raises."""
         self.upstream.check(request)
         conversation_id = self.conversations.conversation_id(conversation_header or self.default_conversation,

@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from agent.conversation import Conversation
+from agent.session.conversation import Conversation
 from agent.entities import RestoredSpan
 from agent.serve.wire import iter_choices
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 import re
 
-from agent.conversation import Conversation, fold
+from agent.session.conversation import Conversation, fold
 from agent.entities import Label
-from agent.names import lexicon
-from agent.org_words import GENERIC_ORG_WORDS, LEGAL_SUFFIXES
-from agent.places import place_kind, places
+from agent.knowledge.names import lexicon
+from agent.knowledge.org_words import GENERIC_ORG_WORDS, LEGAL_SUFFIXES
+from agent.knowledge.places import place_kind, places
 from agent.substitute.rng import match_case
 
 

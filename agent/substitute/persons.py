@@ -8,10 +8,10 @@ import random
 import re
 from dataclasses import dataclass
 
-from agent.conversation import Conversation, fold
+from agent.session.conversation import Conversation, fold
 from agent.detect.person_names import TITLES
 from agent.entities import Label
-from agent.names import NameLexicon, lexicon
+from agent.knowledge.names import NameLexicon, lexicon
 from agent.substitute.rng import match_case
 
 _TITLE_WORDS = {t.casefold() for t in TITLES.split("|")}

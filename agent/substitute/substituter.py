@@ -10,12 +10,12 @@ from __future__ import annotations
 import logging
 import re
 
-from agent.conversation import Conversation, MapEntry, fold
+from agent.session.conversation import Conversation, MapEntry, fold
 from agent.detect.patterns import STREET_WORDS
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
 from agent.entities import Action, Label, Span
-from agent.local_tasks import SurrogateProposer
-from agent.places import place_kind, places
+from agent.engine.local_tasks import SurrogateProposer
+from agent.knowledge.places import place_kind, places
 from agent.substitute import formats
 from agent.substitute.dates import shift_date
 from agent.substitute.orgs_places import fake_org, fake_place

@@ -37,7 +37,7 @@ from agent.vault.store import (
 
 if TYPE_CHECKING:
     from agent.config import Settings
-    from agent.conversation import ConversationStore
+    from agent.session.conversation import ConversationStore
 
 
 def open_default_store(
@@ -89,7 +89,7 @@ def open_default_store_or_memory(
     try:
         return open_default_store(interactive, settings=settings)
     except KeyUnavailable as exc:
-        from agent.conversation import MemoryStore
+        from agent.session.conversation import MemoryStore
 
         message = f"veil: warning: the vault is not available ({exc}); nothing will be kept after this command"
         (warn or (lambda text: print(text, file=sys.stderr)))(message)

@@ -10,7 +10,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from agent.conversation import MapEntry, Message, MessageState
+from agent.session.conversation import MapEntry, Message, MessageState
 from agent.entities import Label
 from agent.vault.store import VaultStore
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from agent.conversation import (
+from agent.session.conversation import (
     Conversation,
     ConversationNotFound,
     ConversationSummary,
@@ -163,7 +163,7 @@ class VaultStatus:
 
 
 class VaultStore:
-    """The encrypted vault. Implements agent.conversation.ConversationStore.
+    """The encrypted vault. Implements agent.session.conversation.ConversationStore.
 
     Opening resolves the key (keyring, or passphrase: argument, VEIL_PASSPHRASE, prompt
     when `interactive`), creates the vault if there is none (`create`), migrates the

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from agent.config import Settings
 from agent.detect.base import Detector
-from agent.local_tasks import LocalTasks
+from agent.engine.local_tasks import LocalTasks
 from models.catalog import TASK_NAMES, load_catalog
 from models.runtime import LocalModel, ModelLoadError, get_model, set_idle_release
 from models.store import ModelNotAvailable, resolve_model

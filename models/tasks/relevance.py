@@ -81,7 +81,7 @@ def base_prompt_header() -> str:
 
 
 class LocalRelevanceJudge:
-    """agent.local_tasks.RelevanceJudge over a LocalModel."""
+    """agent.engine.local_tasks.RelevanceJudge over a LocalModel."""
 
     def __init__(
         self,
@@ -174,8 +174,8 @@ class LocalRelevanceJudge:
 def looks_like_person(text: str) -> bool:
     """2-4 capitalised words starting with a known first name (Faker's lists), not a known
     place and without organisation words."""
-    from agent.names import lexicon
-    from agent.places import place_kind
+    from agent.knowledge.names import lexicon
+    from agent.knowledge.places import place_kind
     from agent.substitute.orgs_places import GENERIC_ORG_WORDS
 
     tokens = text.split()

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agent.conversation import MapEntry
+from agent.session.conversation import MapEntry
 from agent.entities import Action
 from models.runtime import LocalModel
 from models.tasks.common import Budget, one_line, window
@@ -59,7 +59,7 @@ def base_prompt_header() -> str:
 
 
 class LocalFallbackRestorer:
-    """agent.local_tasks.FallbackRestorer over a LocalModel."""
+    """agent.engine.local_tasks.FallbackRestorer over a LocalModel."""
 
     def __init__(self, model: LocalModel, *, time_budget_s: float = 8.0, threshold: float = 0.0):
         self.model = model

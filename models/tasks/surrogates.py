@@ -16,8 +16,8 @@ import logging
 import re
 
 from agent.entities import Label, Span
-from agent.names import lexicon
-from agent.places import place_kind
+from agent.knowledge.names import lexicon
+from agent.knowledge.places import place_kind
 from agent.substitute.orgs_places import GENERIC_ORG_WORDS
 from models.runtime import LocalModel
 from models.tasks.common import Budget, one_line, window
@@ -60,7 +60,7 @@ def base_prompt_header() -> str:
 
 
 class LocalSurrogateProposer:
-    """agent.local_tasks.SurrogateProposer over a LocalModel."""
+    """agent.engine.local_tasks.SurrogateProposer over a LocalModel."""
 
     def __init__(self, model: LocalModel, *, time_budget_s: float = 8.0, max_chars: int = 600):
         self.model = model

@@ -13,7 +13,7 @@ import datetime as dt
 import threading
 from dataclasses import dataclass, field
 
-from agent.conversation import Conversation, ConversationNotFound, ConversationStore
+from agent.session.conversation import Conversation, ConversationNotFound, ConversationStore
 from agent.entities import SanitizeResult
 
 CONVERSATION_PREFIX = "clipboard-"

@@ -13,9 +13,9 @@ import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from agent.conversation import Conversation, MapEntry, fold
+from agent.session.conversation import Conversation, MapEntry, fold
 from agent.entities import Action, Label, RestoredSpan, RestoreResult
-from agent.names import lexicon
+from agent.knowledge.names import lexicon
 from agent.substitute.persons import parse_name
 
 _DIGIT_LABELS = (Label.PHONE, Label.CREDIT_CARD, Label.SSN)

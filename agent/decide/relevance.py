@@ -16,8 +16,8 @@ from functools import lru_cache
 
 from agent import paths
 from agent.entities import Label, Span
-from agent.names import lexicon
-from agent.places import is_known_place
+from agent.knowledge.names import lexicon
+from agent.knowledge.places import is_known_place
 
 
 @dataclass(frozen=True)

@@ -35,11 +35,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agent.config import Settings
-from agent.conversation import Conversation, EntityChoice, MapEntry
+from agent.session.conversation import Conversation, EntityChoice, MapEntry
 from agent.entities import Action, RestoreResult, SanitizeResult
 
 if TYPE_CHECKING:
-    from agent.restore import RestoredChunk
+    from agent.restore.restorer import RestoredChunk
 
 log = logging.getLogger("veil.engine_host")
 
@@ -101,7 +101,7 @@ class _Worker:
     """The engine side of the calls: the same code runs in the child and in-process."""
 
     def __init__(self, settings: Settings):
-        from agent.engine import build_engine
+        from agent.engine.core import build_engine
 
         self.engine = build_engine(settings)
 
@@ -431,7 +431,7 @@ class EngineHost:
 
 
 class RemoteStreamingRestorer:
-    """agent.restore.StreamingRestorer's interface, one round trip per chunk (~0.1 ms)."""
+    """agent.restore.restorer.StreamingRestorer's interface, one round trip per chunk (~0.1 ms)."""
 
     def __init__(self, host: EngineHost, stream_id: int):
         self._host = host

@@ -12,13 +12,13 @@ import threading
 from collections.abc import Mapping, Sequence
 
 from agent.config import Settings, default_settings
-from agent.conversation import Conversation, fold
-from agent.decide import Decider, residual_risk
+from agent.session.conversation import Conversation, fold
+from agent.decide.decider import Decider, residual_risk
 from agent.detect.base import Detector
 from agent.detect.registry import build_registry
 from agent.entities import Action, Label, Replacement, RestoreResult, SanitizeResult, Span
-from agent.local_tasks import LocalTasks
-from agent.restore import Restorer, StreamingRestorer
+from agent.engine.local_tasks import LocalTasks
+from agent.restore.restorer import Restorer, StreamingRestorer
 from agent.substitute.rng import match_case
 from agent.substitute.substituter import Substituter
 
@@ -52,7 +52,7 @@ class Engine:
     def warm_up(self) -> None:
         """Load the slow parts (spaCy, name and word lists, gazetteers) now rather than on
         the first message."""
-        from agent.words import is_common_word
+        from agent.knowledge.words import is_common_word
 
         is_common_word("warm")
         self.sanitize(

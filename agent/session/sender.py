@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from agent.conversation import Conversation, ConversationStore, Message, MessageState
+from agent.session.conversation import Conversation, ConversationStore, Message, MessageState
 from agent.entities import Action, RestoredSpan, RestoreResult, SanitizeResult
 from agent.providers.base import CancelToken, ChatMessage, GenerationParams, Provider
 from agent.providers.errors import Cancelled, MissingApiKey, ProviderError
@@ -239,11 +239,11 @@ class Sender:
         cancel: CancelToken | threading.Event | None = None,
     ) -> SendStream:
         """Sanitize and store the message now; the request goes out when the returned
-        stream is iterated. Raises agent.engine.InputRejected (nothing stored) for text the
+        stream is iterated. Raises agent.engine.core.InputRejected (nothing stored) for text the
         engine refuses, and the store's errors (e.g. a locked vault) before anything is sent."""
         started = time.perf_counter()
         if not text.strip():
-            from agent.engine import InputRejected
+            from agent.engine.core import InputRejected
 
             raise InputRejected("nothing to send: the message is empty")
         if sanitized is None or sanitized.original != text:

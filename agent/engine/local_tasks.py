@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from agent.conversation import MapEntry
+from agent.session.conversation import MapEntry
 from agent.entities import Span
 
 

@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 
 from agent import paths
-from agent.conversation import fold
+from agent.session.conversation import fold
 
 
 @lru_cache(maxsize=1)

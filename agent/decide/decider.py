@@ -11,10 +11,10 @@ import logging
 from collections.abc import Mapping, Sequence
 
 from agent.config import Settings
-from agent.conversation import Conversation, fold
+from agent.session.conversation import Conversation, fold
 from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, RiskScore, Span
-from agent.local_tasks import RelevanceJudge
-from agent.relevance import RelevanceRules, Verdict
+from agent.engine.local_tasks import RelevanceJudge
+from agent.decide.relevance import RelevanceRules, Verdict
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,1 @@
+"""Putting real values back into an answer: one-shot and streaming (`restorer`)."""
