@@ -1,0 +1,163 @@
+"""The Settings dialog (desktop/settings_dialog.py and its tabs in desktop/settings_tabs/)
+on Qt's offscreen platform, with the real engine (helper process), a real vault in a tmp
+VEIL_HOME and the fake OpenAI-compatible server on loopback."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any QApplication exists
+
+import pytest
+from desktop_support import (  # noqa: F401  (fixtures)
+    app_settings,
+    desktop_env,
+    fake_openai,
+    shared_engine,
+    start_app,
+    stop_app,
+    type_and_preview,
+    wait_answer,
+)
+
+pytestmark = pytest.mark.gui
+
+PROMPT = "Draft a short reply to Sarah Mitchell (sarah.m@globaltech.com) about the invoice."
+
+
+@pytest.fixture
+def veil(qtbot, desktop_env, shared_engine, fake_openai):
+    app = start_app(qtbot, shared_engine, app_settings(fake_openai.base_url))
+    yield app
+    stop_app(app)
+
+
+@pytest.fixture
+def memory_keyring():
+    import keyring
+    from vault_support import MemoryKeyring
+
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    return backend
+
+
+def test_settings_test_connection_key_policy_and_save(qtbot, veil, fake_openai, memory_keyring, shared_engine):
+    from agent.config import default_settings, load_settings
+
+    veil.open_settings()
+    dialog = veil.settings_dialog
+    provider, protection = dialog.provider_tab, dialog.protection_tab
+    provider.kind_combo.setCurrentIndex(provider.kind_combo.findData("openai"))
+    provider.base_url_edit.setText(fake_openai.base_url)
+    provider.api_key_edit.setText("sk-test-key-123456")
+    provider.test_button.click()
+    qtbot.waitUntil(lambda: "Connected" in provider.test_result.text() or "Failed" in provider.test_result.text(),
+                    timeout=10000)
+    assert "2 models" in provider.test_result.text()
+    assert {provider.model_edit.itemText(i) for i in range(provider.model_edit.count())} == {"model-a", "model-b"}
+    assert fake_openai.requests[-1].headers["authorization"] == "Bearer sk-test-key-123456"
+    provider.model_edit.setCurrentText("model-b")
+    protection.policy_combos["PERSON"].setCurrentIndex(protection.policy_combos["PERSON"].findData("label"))
+    protection.always_edit.setPlainText("Project Nightjar\n")
+    protection.add_pattern_row("ID", r"PRJ-\d{4}", "project codes")
+    # A broken pattern is refused with the reason, nothing saved.
+    protection.add_pattern_row("ID", r"BAD-(", "broken")
+    dialog.apply()
+    assert dialog.error_label.isVisible() and "not a valid regex" in dialog.error_label.text()
+    protection.patterns_table.removeRow(1)
+    dialog.model_tab.release_after.setValue(3)
+    try:
+        assert dialog.apply()
+        qtbot.waitUntil(lambda: memory_keyring.entries.get(("veil", "openai")) == "sk-test-key-123456", timeout=5000)
+        saved = load_settings()
+        assert saved.provider.kind == "openai" and saved.provider.model == "model-b"
+        assert saved.policy["PERSON"] == "label" and saved.lists.always_protect == ["Project Nightjar"]
+        assert saved.lists.custom_patterns[0].pattern == r"PRJ-\d{4}"
+        assert saved.local_model.release_after_minutes == 3
+        from models import runtime
+
+        assert runtime._idle_release_s == 180  # applied to the local model at once
+        config_file = Path(os.environ["VEIL_HOME"]) / "config" / "config.toml"
+        assert "sk-test" not in config_file.read_text()
+        # The engine follows: persons become labels, the custom pattern and list apply.
+        qtbot.waitUntil(lambda: veil.state.engine_phase == "ready", timeout=60000)
+        draft = type_and_preview(qtbot, veil.chat, "Sarah Mitchell leads Project Nightjar, code PRJ-1234.")
+        sent = draft.result.sanitized
+        assert "[PERSON_1]" in sent and "Nightjar" not in sent and "PRJ-1234" not in sent
+    finally:
+        shared_engine.reconfigure(default_settings())
+        from models.runtime import set_idle_release
+
+        set_idle_release(0)  # this test process's other models stay loaded
+
+
+def test_settings_vault_lock_wipe_and_passphrase(qtbot, veil, fake_openai):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from desktop.state import VaultPhase
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, PROMPT)
+    chat.send()
+    wait_answer(qtbot, chat)
+    veil.open_settings()
+    vault = veil.settings_dialog.vault_tab
+    qtbot.waitUntil(lambda: "1 conversations" in vault.vault_status.text(), timeout=5000)
+
+    def press(text: str) -> None:
+        box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
+        next(b for b in box.buttons() if b.text().replace("&", "") == text).click()
+
+    QTimer.singleShot(200, lambda: press("Wipe everything"))
+    vault.wipe()
+    qtbot.waitUntil(lambda: "Wiped" in vault.vault_message.text(), timeout=10000)
+    assert veil.state.store.list_conversations() == []
+    qtbot.waitUntil(lambda: chat.conversation_list.count() == 0, timeout=5000)
+    vault.change_passphrase("a brand new passphrase")
+    qtbot.waitUntil(lambda: "new passphrase" in vault.vault_message.text(), timeout=15000)
+    vault.lock_button.click()
+    qtbot.waitUntil(lambda: veil.state.vault_phase == VaultPhase.LOCKED, timeout=5000)
+    assert "Vault: locked" in veil.state.describe()
+    assert "locked" in chat.info_banner.label.text()
+
+
+def test_settings_model_download_progress_cancel_and_file_info(qtbot, veil, tiny_model_path):
+    from model_http_server import FileServer
+
+    from models.catalog import CatalogEntry, ModelSource
+
+    veil.open_settings()
+    dialog = veil.settings_dialog
+    tab = dialog.model_tab
+    dialog.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: tab.catalog_tree.topLevelItemCount() > 0, timeout=5000)
+    with FileServer(size=6 * 1024 * 1024) as server:
+        entry = CatalogEntry(
+            name="test-model", title="Test model", file="test-model.gguf", size=len(server.blob),
+            sha256=server.sha256, source=ModelSource("url"), url=server.url("/file"), licence="MIT",
+            licence_url="", parameters="1M", quantization="Q4_K_M", context_length=512, chat_template=False, tasks=(),
+        )
+        seen = []
+        original = tab._show_progress
+        tab._show_progress = lambda name, p: (seen.append(p.downloaded), original(name, p))
+        tab.download_selected(entry)
+        assert tab.progress.isVisible() and tab.cancel_download_button.isEnabled()
+        qtbot.waitUntil(lambda: "Downloaded and verified" in tab.model_info.text(), timeout=20000)
+        assert seen and seen[-1] == len(server.blob)
+        assert (os.path.getsize(os.path.join(os.environ["VEIL_HOME"], "data", "models", "test-model.gguf"))
+                == len(server.blob))
+        # Cancelled at once: stopped, the partial file kept for a resume, nothing final.
+        cancelled = CatalogEntry(**{**entry.__dict__, "name": "other", "file": "other.gguf"})
+        tab.download_selected(cancelled)
+        tab.cancel_download()
+        qtbot.waitUntil(lambda: "Download stopped" in tab.model_info.text(), timeout=20000)
+        assert "cancel" in tab.model_info.text().lower()
+        assert not os.path.exists(os.path.join(os.environ["VEIL_HOME"], "data", "models", "other.gguf"))
+        assert not tab.progress.isVisible()
+    tab.choose_file(str(tiny_model_path))
+    qtbot.waitUntil(lambda: "parameters" in tab.model_info.text(), timeout=10000)
+    assert "gemma" in tab.model_info.text().lower() and "Q4_K_M" in tab.model_info.text()
+    assert dialog.settings.local_model.path == str(tiny_model_path)
