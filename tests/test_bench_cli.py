@@ -28,7 +28,7 @@ def run_bench(tmp_path, *args: str) -> dict:
 @pytest.mark.slow
 def test_bench_slice_with_presidio(tmp_path):
     report = run_bench(
-        tmp_path, "--limit", "12", "--datasets", "lopsided,presidio_synth,abcd_sample", "--compare", "presidio"
+        tmp_path, "--limit", "20", "--datasets", "lopsided,presidio_synth,abcd_sample", "--compare", "presidio"
     )
     veil = report["veil"]["summary"]
     assert 0.0 <= veil["lopsided_utility_error"] <= 1.0
@@ -40,6 +40,12 @@ def test_bench_slice_with_presidio(tmp_path):
     assert 0 < veil["stream_chunk_p95_ms"] < 1000 and 0 < veil["restore_p95_ms"] < 1000
     assert "Streaming restore p95, per chunk" in (tmp_path / "out" / "bench.md").read_text()
     assert (tmp_path / "out" / "bench.md").read_text().count("\n") > 10
+    # Both halves of the honest protocol, with the rows that cannot flatter.
+    fit = report["fit"]["veil"]["summary"]
+    assert fit["person_n"] > 0 and veil["person_n"] > 0
+    assert 0.0 <= veil["person_strict_recall"] <= veil["person_recall"] <= 1.0
+    assert isinstance(report["fit_validation_gaps"], dict)
+    assert "| measure | target | Veil fit | Veil validation |" in (tmp_path / "out" / "bench.md").read_text()
 
 
 def test_bench_skips_clearly_without_data(tmp_path):

@@ -26,6 +26,9 @@ class Example:
     id: str
     text: str
     entities: tuple[GoldEntity, ...]
+    # Items that must fall in the same fit/validation half (TAB: one court document's
+    # paragraphs share names); the item's own id when nothing groups it.
+    group: str = ""
 
 
 class DataMissing(FileNotFoundError):
@@ -55,7 +58,8 @@ def load_file(path: Path, limit: int | None = None) -> list[Example]:
                 GoldEntity(e["start"], e["end"], e["label"], e["text"], e.get("relevant"))
                 for e in row.get("entities", [])
             )
-            examples.append(Example(str(row["id"]), row["text"], entities))
+            group = str((row.get("meta") or {}).get("doc_id") or row["id"])
+            examples.append(Example(str(row["id"]), row["text"], entities, group))
             if limit is not None and len(examples) >= limit:
                 break
     return examples

@@ -24,6 +24,27 @@ def still_present(entity_text: str, sanitized: str) -> bool:
     return re.search(pattern, sanitized, re.IGNORECASE) is not None
 
 
+# Words of a person's name that say nothing about who it is (titles, particles).
+_NOT_NAME_WORDS = frozenset({
+    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lady", "lord", "rev", "the", "and",
+    "van", "von", "der", "den", "del", "della", "des", "bin", "ibn", "binti", "jr", "sr",
+})
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+def name_words(entity_text: str) -> list[str]:
+    """The words of 3+ letters that make a name identifying ("Sarah", "Mitchell")."""
+    return [w for w in _WORD.findall(entity_text) if len(w) >= 3 and w.casefold() not in _NOT_NAME_WORDS]
+
+
+def strictly_protected(entity_text: str, sanitized: str) -> bool:
+    """Strict recall: leaked when the whole value or any of its name words survives
+    ("Sarah Mitchell" sent as "Sarah Clarke" is a leak)."""
+    if still_present(entity_text, sanitized):
+        return False
+    return not any(still_present(word, sanitized) for word in name_words(entity_text))
+
+
 @dataclass
 class Counts:
     total: int = 0
@@ -43,6 +64,10 @@ class DatasetScore:
     name: str
     examples: int = 0
     by_label: dict[str, Counts] = field(default_factory=dict)
+    # Entities that should not be sent as they are (every gold entity except LOPSIDED's
+    # "relevant" ones), per label: recall, and strict recall (no name word survives).
+    private_by_label: dict[str, Counts] = field(default_factory=dict)
+    private_strict_by_label: dict[str, Counts] = field(default_factory=dict)
     relevant: Counts = field(default_factory=Counts)  # LOPSIDED: relevant entities (protected = replaced)
     irrelevant: Counts = field(default_factory=Counts)  # LOPSIDED: irrelevant entities (protected = replaced)
     restore_exact: Counts = field(default_factory=Counts)
@@ -67,6 +92,9 @@ class DatasetScore:
             "examples": self.examples,
             "recall": {k: {"n": v.total, "protected": v.protected, "recall": _r(v.recall)} for k, v in sorted(self.by_label.items())},
             "recall_all": _r(self.recall_all().recall),
+            "private_recall": {k: {"n": v.total, "recall": _r(v.recall),
+                                   "strict": _r(self.private_strict_by_label[k].recall)}
+                               for k, v in sorted(self.private_by_label.items())},
             "entities": self.recall_all().total,
             "over_redaction": _r(self.lost_words / self.non_entity_words) if self.non_entity_words else None,
             "latency_ms": {"p50": pct(self.latencies_ms, 0.5), "p95": pct(self.latencies_ms, 0.95),
@@ -104,6 +132,10 @@ def score_protection(score: DatasetScore, example: Example, sanitized: str) -> N
     for entity in example.entities:
         protected = not still_present(entity.text, sanitized)
         score.by_label.setdefault(entity.label, Counts()).add(protected)
+        if entity.relevant is not True:
+            score.private_by_label.setdefault(entity.label, Counts()).add(protected)
+            strict = protected and strictly_protected(entity.text, sanitized)
+            score.private_strict_by_label.setdefault(entity.label, Counts()).add(strict)
         if entity.relevant is True:
             score.relevant.add(protected)
         elif entity.relevant is False:

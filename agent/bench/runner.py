@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from agent.bench.data import PROMPT_SETS, Example
+from agent.bench.headline import gaps, headline
 from agent.bench.metrics import (
     DIRECT_LABELS,
     Counts,
@@ -26,9 +27,14 @@ Progress = Callable[[str], None]
 
 @dataclass
 class BenchReport:
+    # The validation half (agent/bench/split.py): the numbers that are quoted.
     engine: dict[str, DatasetScore] = field(default_factory=dict)
     strict: dict[str, DatasetScore] = field(default_factory=dict)  # relevance off: swap all found
     presidio: dict[str, DatasetScore] = field(default_factory=dict)
+    # The same runs on the fit half, where rules, lists and models may be fitted.
+    fit_engine: dict[str, DatasetScore] = field(default_factory=dict)
+    fit_strict: dict[str, DatasetScore] = field(default_factory=dict)
+    fit_presidio: dict[str, DatasetScore] = field(default_factory=dict)
     speed_50_words: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -70,6 +76,7 @@ class BenchReport:
             out["restore_p95_ms"] = percentile(restores, 0.95)
         if chunks:
             out["stream_chunk_p95_ms"] = percentile(chunks, 0.95)
+        out.update(headline(scores))
         return out
 
     def to_json(self) -> dict:
@@ -82,6 +89,11 @@ class BenchReport:
             out["veil_strict"] = {"summary": self.summary(self.strict), "datasets": {k: v.to_json() for k, v in self.strict.items()}}
         if self.presidio:
             out["presidio"] = {"summary": self.summary(self.presidio), "datasets": {k: v.to_json() for k, v in self.presidio.items()}}
+        for key, scores in (("veil", self.fit_engine), ("veil_strict", self.fit_strict), ("presidio", self.fit_presidio)):
+            if scores:
+                out.setdefault("fit", {})[key] = {"summary": self.summary(scores), "datasets": {k: v.to_json() for k, v in scores.items()}}
+        if self.fit_engine:
+            out["fit_validation_gaps"] = gaps(self.summary(self.fit_engine), self.summary(self.engine))
         return out
 
 
