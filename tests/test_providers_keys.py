@@ -121,3 +121,78 @@ def test_redact_masks_whole_keys_and_fragments():
     assert KEY not in out and KEY[5:20] not in out
     assert out.startswith("Incorrect API key provided: [redacted]")
     assert redact("nothing secret here", [KEY]) == "nothing secret here"
+
+
+# -- no keyring: the encrypted vault keeps the key (issue 15, item 2) ------------------------------
+@pytest.fixture
+def no_keyring_vault(veil_home, monkeypatch):
+    """The "fail" keyring (a headless Linux without Secret Service) and a real vault in
+    passphrase mode."""
+    import keyring.backends.fail
+
+    from agent.vault import VaultStore, default_vault_path
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    store = VaultStore(default_vault_path(), passphrase="keys test passphrase", scrypt_n=2**12)
+    yield store
+    store.close()
+    keyring.set_keyring(previous)
+
+
+def test_without_a_keyring_the_key_is_kept_in_the_vault(no_keyring_vault, veil_home, monkeypatch):
+    from agent.providers.keys import VAULT, key_home
+
+    store = no_keyring_vault
+    assert key_home().place == VAULT and "vault" in key_home().describe()
+    assert set_api_key("openai", KEY, vault=store) == VAULT
+    assert get_api_key("openai", vault=store).reveal() == KEY
+    assert get_api_key("openai") is None  # without the vault there is nowhere else to look
+    assert get_api_key("anthropic", vault=store) is None  # one entry per kind
+    # The provider the app builds finds it there.
+    settings = default_settings()
+    settings.provider.kind = "openai"
+    assert provider_from_settings(settings, vault=store).config.api_key.reveal() == KEY
+    # The environment still wins (a script with another key).
+    monkeypatch.setenv(ENV_VAR, "env-key-abcdef")
+    assert get_api_key("openai", vault=store).reveal() == "env-key-abcdef"
+    monkeypatch.delenv(ENV_VAR)
+    # Encrypted on disk, and never in the config file.
+    store.close()
+    for name in ("vault.db", "vault.db-wal", "vault.db.header"):
+        path = veil_home / "data" / name
+        if path.exists():
+            assert KEY.encode() not in path.read_bytes(), name
+    save_settings(settings)
+    assert KEY not in (veil_home / "config" / "config.toml").read_text()
+
+
+def test_a_locked_vault_says_so_instead_of_no_key(no_keyring_vault):
+    store = no_keyring_vault
+    set_api_key("gemini", KEY, vault=store)
+    store.lock()
+    with pytest.raises(KeyStoreError) as info:
+        get_api_key("gemini", vault=store)
+    assert "vault" in str(info.value) and KEY not in str(info.value)
+    store.unlock(passphrase="keys test passphrase")
+    assert delete_api_key("gemini", vault=store) is True
+    assert get_api_key("gemini", vault=store) is None
+
+
+def test_no_keyring_and_no_vault_is_a_clear_error(no_keyring_vault):
+    with pytest.raises(KeyStoreError) as info:
+        set_api_key("openai", KEY)
+    assert "vault is not open" in str(info.value) and KEY not in str(info.value)
+
+
+def test_the_keyring_wins_over_the_vault_when_there_is_one(memory_keyring, veil_home):
+    from agent.providers.keys import KEYRING
+    from agent.vault import VaultStore, default_vault_path
+
+    with VaultStore(default_vault_path(), passphrase="keys test passphrase", scrypt_n=2**12) as store:
+        store.set_setting("api_key.openai", "an-older-vault-key-0000")
+        assert set_api_key("openai", KEY, vault=store) == KEYRING
+        assert memory_keyring.passwords[(KEYRING_SERVICE, "openai")] == KEY
+        assert get_api_key("openai", vault=store).reveal() == KEY
+        assert store.get_setting("api_key.openai") is None  # one place only: the older copy is gone

@@ -84,15 +84,16 @@ def create_provider(config: ProviderConfig, **kwargs) -> Provider:
     raise ValueError(f"unknown provider kind {config.kind!r}; expected one of {', '.join(PROVIDER_KINDS)}")
 
 
-def provider_from_settings(settings, *, api_key: ApiKey | str | None = None, **overrides) -> Provider:
-    """The provider the user configured. The key comes from the keyring or VEIL_API_KEY
-    when not given; a missing key is only an error for providers that need one (OpenAI-
-    compatible servers on this machine, such as Ollama, take none)."""
+def provider_from_settings(settings, *, api_key: ApiKey | str | None = None, vault=None, **overrides) -> Provider:
+    """The provider the user configured. The key comes from VEIL_API_KEY, the keyring or
+    the open `vault` (agent.providers.keys) when not given; a missing key is only an error
+    for providers that need one (OpenAI-compatible servers on this machine, such as
+    Ollama, take none)."""
     config = ProviderConfig.from_settings(settings, api_key=api_key, **overrides)
     if config.kind != "local" and config.api_key is None:
         from agent.providers.keys import get_api_key
 
-        key = get_api_key(config.kind)
+        key = get_api_key(config.kind, vault)
         if key is not None:
             config = ProviderConfig.from_settings(settings, api_key=key, **overrides)
     return create_provider(config)
