@@ -1,6 +1,11 @@
 """Settings: data, not code. Defaults live in resources/default_config.toml; the user's
 changes are written to config.toml in the config dir. API keys are never stored here
 (they live in the OS keyring).
+
+Providers: `[provider] kind` says which kind answers; each kind remembers its own
+profile in `[provider.<kind>]` (base URL, model, generation values), so switching kinds
+never loses another kind's server or model. A config written before profiles existed
+(one flat `[provider]` table) is read into them without losing a value.
 """
 
 from __future__ import annotations
@@ -16,8 +21,8 @@ import tomli_w
 
 from agent import paths
 from agent.entities import Label
+from agent.providers.choice import PROVIDER_KINDS
 
-PROVIDER_KINDS = ("local", "openai", "anthropic", "gemini")
 POLICY_VALUES = ("auto", "replace", "label", "keep")
 
 
@@ -26,14 +31,78 @@ class ConfigError(ValueError):
 
 
 @dataclass
-class ProviderSettings:
-    kind: str = "local"
-    base_url: str = ""
-    model: str = ""
+class ProviderProfile:
+    """What Veil remembers for one provider kind."""
+
+    base_url: str = ""  # "" means the kind's own endpoint
+    model: str = ""  # "" means the provider's default (the local kind uses [local_model])
     temperature: float = 0.7
     max_tokens: int = 1024
     timeout_s: float = 60.0
     max_attempts: int = 4
+
+
+def _active(name: str) -> property:
+    """A field of the active kind's profile, read and written through ProviderSettings."""
+
+    def get(self: ProviderSettings) -> Any:
+        return getattr(self.profile(), name)
+
+    def set_(self: ProviderSettings, value: Any) -> None:
+        setattr(self.profile(), name, value)
+
+    return property(get, set_, doc=f"`{name}` of the active kind's profile")
+
+
+@dataclass
+class ProviderSettings:
+    """Which kind answers, and one profile per kind. `base_url`, `model` and the other
+    profile fields read and write the active kind's profile."""
+
+    kind: str = "local"
+    local: ProviderProfile = field(default_factory=ProviderProfile)
+    openai: ProviderProfile = field(default_factory=ProviderProfile)
+    anthropic: ProviderProfile = field(default_factory=ProviderProfile)
+    gemini: ProviderProfile = field(default_factory=ProviderProfile)
+
+    def profile(self, kind: str | None = None) -> ProviderProfile:
+        kind = kind or self.kind
+        if kind not in PROVIDER_KINDS:
+            raise ConfigError(f"provider.kind = {kind!r}; expected one of {', '.join(PROVIDER_KINDS)}")
+        return getattr(self, kind)
+
+    base_url = _active("base_url")
+    model = _active("model")
+    temperature = _active("temperature")
+    max_tokens = _active("max_tokens")
+    timeout_s = _active("timeout_s")
+    max_attempts = _active("max_attempts")
+
+
+# The keys of the flat [provider] table of configs written before profiles existed.
+_ENDPOINT_KEYS = ("base_url", "model")  # belonged to the kind that was chosen
+_SHARED_KEYS = ("temperature", "max_tokens", "timeout_s", "max_attempts")  # applied to every kind
+
+
+def migrate_provider_table(data: dict[str, Any], default_kind: str = "local") -> dict[str, Any]:
+    """A config dict with a flat `[provider]` table (kind, base_url, model, ...) turned into
+    per-kind profiles: the URL and model go to the kind they were set for, the generation
+    values to every kind (they applied to whichever answered). Values a profile already
+    sets win. Returns a new dict; a config without flat keys comes back unchanged."""
+    provider = data.get("provider")
+    if not isinstance(provider, dict) or not any(k in provider for k in _ENDPOINT_KEYS + _SHARED_KEYS):
+        return data
+    provider = dict(provider)
+    kind = provider.get("kind", default_kind)
+    flat = {k: provider.pop(k) for k in _ENDPOINT_KEYS + _SHARED_KEYS if k in provider}
+    for each in PROVIDER_KINDS:
+        profile = dict(provider.get(each) or {})
+        for key, value in flat.items():
+            if key in _SHARED_KEYS or each == kind:
+                profile.setdefault(key, value)
+        if profile:
+            provider[each] = profile
+    return {**data, "provider": provider}
 
 
 @dataclass
@@ -158,7 +227,7 @@ def default_settings() -> Settings:
 
 
 def settings_from_dict(data: dict[str, Any]) -> Settings:
-    settings = _build(Settings, data, "")
+    settings = _build(Settings, migrate_provider_table(data), "")
     settings.validate()
     return settings
 
@@ -179,7 +248,9 @@ def load_settings(path: Path | None = None) -> Settings:
                 user = tomllib.load(f)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
-        merged = _merge(merged, user)
+        # Before the merge: the flat table's kind is the user's, or the default one.
+        default_kind = merged.get("provider", {}).get("kind", "local")
+        merged = _merge(merged, migrate_provider_table(user, default_kind))
     return settings_from_dict(merged)
 
 

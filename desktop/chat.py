@@ -15,7 +15,6 @@ from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QFrame,
     QHBoxLayout,
     QInputDialog,
@@ -33,11 +32,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent.session.conversation import Conversation, Message, MessageState
 from agent.entities import Action, Label
+from agent.session.conversation import Conversation, Message, MessageState
 from desktop import icons
 from desktop.colors import risk_color
 from desktop.dialogs import confirm
+from desktop.provider_picker import ProviderPicker, destination_text
 from desktop.state import AppState, EnginePhase, VaultPhase
 from desktop.tasks import ChunkPipe
 from desktop.textview import HighlightView, Mark
@@ -49,8 +49,6 @@ log = logging.getLogger("veil.desktop")
 
 PREVIEW_DELAY_MS = 300
 USER_TEXT_SHOWN = 4000  # longer messages are folded in the transcript ("Show all")
-PROVIDER_NAMES = (("local", "Local model"), ("openai", "OpenAI-compatible"), ("anthropic", "Anthropic"),
-                  ("gemini", "Gemini"))
 CLIPBOARD_PREFIX = "clipboard-"
 
 
@@ -277,9 +275,10 @@ class ChatWindow(QMainWindow):
         state.engine_changed.connect(self._engine_changed)
         state.vault_changed.connect(self._vault_changed)
         state.conversations_changed.connect(self.refresh_conversations)
-        state.settings_changed.connect(self._sync_picker)
+        state.settings_changed.connect(self._show_destination)
         self._engine_changed()
         self._vault_changed()
+        self._show_destination()
         self.new_conversation()
 
     # -- layout ----------------------------------------------------------------------------------------
@@ -311,24 +310,11 @@ class ChatWindow(QMainWindow):
         layout.setContentsMargins(8, 8, 8, 8)
         # Provider / model picker and status
         bar = QHBoxLayout()
-        bar.addWidget(QLabel("Provider:"))
-        self.provider_combo = QComboBox()
-        self.provider_combo.setObjectName("provider")
-        for kind, name in PROVIDER_NAMES:
-            self.provider_combo.addItem(name, kind)
-        bar.addWidget(self.provider_combo)
-        bar.addWidget(QLabel("Model:"))
-        self.model_combo = QComboBox()
-        self.model_combo.setObjectName("model")
-        self.model_combo.setEditable(True)
-        self.model_combo.setMinimumContentsLength(18)
-        self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        bar.addWidget(self.model_combo)
-        self.refresh_models_button = QToolButton()
-        self.refresh_models_button.setText("⟳")
-        self.refresh_models_button.setToolTip("Ask the provider which models it has")
-        self.refresh_models_button.clicked.connect(self.refresh_models)
-        bar.addWidget(self.refresh_models_button)
+        self.picker = ProviderPicker(self.state)
+        self.picker.failed.connect(self.show_error)
+        self.picker.status.connect(lambda text: self.status_label.setText(text))
+        self.provider_combo, self.model_combo = self.picker.provider_combo, self.picker.model_combo
+        bar.addWidget(self.picker)
         bar.addStretch(1)
         self.status_label = QLabel()
         self.status_label.setEnabled(False)
@@ -338,10 +324,6 @@ class ChatWindow(QMainWindow):
         settings_button.clicked.connect(lambda: self.host.open_settings())
         bar.addWidget(settings_button)
         layout.addLayout(bar)
-        self._sync_picker()
-        self.provider_combo.activated.connect(self._picker_changed)
-        self.model_combo.activated.connect(self._picker_changed)
-        self.model_combo.lineEdit().editingFinished.connect(self._picker_changed)
 
         self.info_banner = Banner("info")
         layout.addWidget(self.info_banner)
@@ -416,6 +398,9 @@ class ChatWindow(QMainWindow):
         hint = QLabel("Hover a highlighted value to see the real one; click it to keep or replace it.")
         hint.setEnabled(False)
         buttons.addWidget(hint, 1)
+        self.destination_label = QLabel()
+        self.destination_label.setObjectName("destination")
+        buttons.addWidget(self.destination_label)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setToolTip("Stop the answer (Esc)")
         self.cancel_button.setEnabled(False)
@@ -776,7 +761,8 @@ class ChatWindow(QMainWindow):
 
     # -- sending ------------------------------------------------------------------------------------------------
     def picked_provider(self) -> tuple[str, str]:
-        return self.provider_combo.currentData(), self.model_combo.currentText().strip()
+        self.picker.commit()
+        return self.picker.picked()
 
     def send(self) -> None:
         text = self.composer.toPlainText()
@@ -926,56 +912,8 @@ class ChatWindow(QMainWindow):
         self.cancel_button.setEnabled(sending)
         self.new_button.setEnabled(not sending)
 
-    # -- provider picker -----------------------------------------------------------------------------------------
-    def _sync_picker(self) -> None:
-        p = self.state.settings.provider
-        index = self.provider_combo.findData(p.kind)
-        if index >= 0:
-            self.provider_combo.setCurrentIndex(index)
-        model = p.model or (self.state.settings.local_model.name if p.kind == "local" else "")
-        if self.model_combo.findText(model) < 0 and model:
-            self.model_combo.addItem(model)
-        self.model_combo.setCurrentText(model)
-
-    def _picker_changed(self, *_: object) -> None:
-        import copy
-
-        kind, model = self.picked_provider()
-        settings = copy.deepcopy(self.state.settings)
-        if kind != settings.provider.kind:
-            settings.provider.kind = kind
-            settings.provider.base_url = ""
-            model = "" if kind == "local" else model
-            self.model_combo.clear()
-        if kind == "local":
-            if model and model != settings.local_model.name:
-                settings.local_model.name, settings.local_model.path = model, ""
-            settings.provider.model = ""
-        else:
-            settings.provider.model = model
-        if settings.provider != self.state.settings.provider or settings.local_model != self.state.settings.local_model:
-            try:
-                self.state.apply_settings(settings)
-            except Exception as exc:
-                self.show_error(f"Cannot use this provider: {exc}")
-
-    def refresh_models(self) -> None:
-        kind, model = self.picked_provider()
-        state = self.state
-
-        def fetch():
-            sender = state.make_sender(kind, model or None)
-            try:
-                return sender.provider.list_models()
-            finally:
-                sender.provider.close()
-
-        def done(models) -> None:
-            current = self.model_combo.currentText()
-            self.model_combo.clear()
-            self.model_combo.addItems(list(models))
-            self.model_combo.setCurrentText(current or (models[0] if models else ""))
-            self.status_label.setText(f"{len(models)} models available")
-
-        self.status_label.setText("asking for models…")
-        self.background.submit(fetch, done, lambda exc: self.show_error(f"Could not list models: {exc}"))
+    def _show_destination(self) -> None:
+        text, tip = destination_text(self.state)
+        self.destination_label.setText(text)
+        self.destination_label.setToolTip(tip)
+        self.send_button.setToolTip(f"Send the sanitized text (Ctrl+Enter) {text}")

@@ -212,16 +212,12 @@ class AppState(QObject):
 
     # -- things built from the state (call in workers: they may touch the keyring) ----------------
     def make_sender(self, kind: str | None = None, model: str | None = None, base_url: str | None = None):
-        """A Sender for the configured provider, or for a kind/model picked in the window."""
+        """A Sender for the configured provider, or for a kind/model picked in the window
+        (that kind's remembered profile: never another kind's URL)."""
+        from agent.providers import choose_provider, params_from_settings, provider_from_settings
         from agent.session.sender import Sender
-        from agent.providers import params_from_settings, provider_from_settings
 
-        settings = copy.deepcopy(self.settings)
-        if kind is not None and kind != settings.provider.kind:
-            settings.provider.kind = kind
-            settings.provider.base_url = base_url or ""
-        if model is not None:
-            settings.provider.model = model
+        settings = choose_provider(self.settings, kind, model=model, base_url=base_url)
         provider = provider_from_settings(settings)
         return Sender(self.engine, self.store, provider, params=params_from_settings(settings))
 
@@ -232,10 +228,11 @@ class AppState(QObject):
 
     def describe(self) -> str:
         """The tray tooltip: what protects, where answers come from, the vault."""
-        p = self.settings.provider
-        model = p.model or (self.settings.local_model.name if p.kind == "local" else "default model")
-        provider = {"local": "Local model", "openai": "OpenAI-compatible", "anthropic": "Anthropic",
-                    "gemini": "Gemini"}.get(p.kind, p.kind)
+        from agent.providers.choice import destination
+
+        where = destination(self.settings)
+        model = where.model or "default model"
+        provider = where.provider
         vault = {
             VaultPhase.OPEN: "unlocked", VaultPhase.LOCKED: "locked", VaultPhase.NEEDS_PASSPHRASE: "locked",
             VaultPhase.OPENING: "opening…", VaultPhase.FAILED: "unavailable",

@@ -9,14 +9,14 @@ from typing import TextIO
 
 from agent.cli import CliError, read_stdin_text
 
-PROVIDER_CHOICES = ("openai", "anthropic", "gemini", "local")
-
 # ANSI: restored values are underlined in a terminal, like the highlight in the app.
 _HIGHLIGHT = ("\x1b[4m", "\x1b[24m")
 
 
 def _provider_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--provider", choices=PROVIDER_CHOICES, help="provider kind (default: from the settings)")
+    from agent.providers.choice import PROVIDER_KINDS
+
+    p.add_argument("--provider", choices=PROVIDER_KINDS, help="provider kind (default: from the settings)")
     p.add_argument("--base-url", metavar="URL", help="endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama")
     p.add_argument("--model", help="model name (default: from the settings)")
     p.add_argument("--conversation", metavar="ID", help="continue this conversation (its stand-ins are reused)")
@@ -55,9 +55,9 @@ class Session:
     def __init__(self, args: argparse.Namespace):
         from agent.cli.text import build_engine, open_store
         from agent.config import ConfigError, load_settings
-        from agent.session.sender import Sender
         from agent.providers import ProviderError, params_from_settings, provider_from_settings
         from agent.providers.keys import KeyStoreError
+        from agent.session.sender import Sender
 
         try:
             settings = load_settings()
@@ -92,15 +92,14 @@ class Session:
 
 
 def apply_overrides(settings, args: argparse.Namespace) -> None:
-    """Command-line flags over the saved settings (never saved)."""
+    """Command-line flags over the saved settings (never saved). --provider picks that
+    kind's remembered profile; --base-url and --model change that profile only."""
+    from agent.providers.choice import choose_provider
+
+    chosen = choose_provider(settings, args.provider or None, model=args.model or None,
+                             base_url=args.base_url or None)
+    settings.provider, settings.local_model = chosen.provider, chosen.local_model
     p = settings.provider
-    if args.provider and args.provider != p.kind:
-        # Another kind: the saved endpoint and model belong to the old one.
-        p.kind, p.base_url, p.model = args.provider, "", ""
-    if args.base_url:
-        p.base_url = args.base_url
-    if args.model:
-        p.model = args.model
     if args.max_tokens is not None:
         p.max_tokens = args.max_tokens
     if args.temperature is not None:
@@ -151,8 +150,8 @@ def _failure(exc, conversation_id: str) -> CliError:
 # -- veil send ------------------------------------------------------------------------------------
 def run_send(args: argparse.Namespace) -> int:
     from agent.engine.core import InputRejected
-    from agent.session.sender import RETRYABLE_STATES
     from agent.providers import Cancelled, ProviderError
+    from agent.session.sender import RETRYABLE_STATES
 
     if args.retry and not args.conversation:
         raise CliError("--retry needs --conversation ID")
@@ -205,8 +204,8 @@ CHAT_HELP = """commands:
 
 def run_chat(args: argparse.Namespace) -> int:
     from agent.engine.core import InputRejected
-    from agent.session.sender import RETRYABLE_STATES
     from agent.providers import Cancelled, ProviderError
+    from agent.session.sender import RETRYABLE_STATES
 
     session = Session(args)
     out = sys.stdout

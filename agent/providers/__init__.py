@@ -21,6 +21,13 @@ from agent.providers.base import (
     Provider,
     ProviderConfig,
 )
+from agent.providers.choice import (
+    PROVIDER_KINDS,
+    PROVIDER_NAMES,
+    choose_provider,
+    destination,
+    provider_name,
+)
 from agent.providers.errors import (
     AuthenticationError,
     BadRequest,
@@ -34,11 +41,10 @@ from agent.providers.errors import (
     StreamInterrupted,
 )
 
-PROVIDER_KINDS = ("openai", "anthropic", "gemini", "local")
-
 __all__ = [
     "DEFAULT_BASE_URLS",
     "PROVIDER_KINDS",
+    "PROVIDER_NAMES",
     "ApiKey",
     "AuthenticationError",
     "BadRequest",
@@ -57,9 +63,12 @@ __all__ = [
     "QuotaExceeded",
     "RateLimitError",
     "StreamInterrupted",
+    "choose_provider",
     "create_provider",
+    "destination",
     "params_from_settings",
     "provider_from_settings",
+    "provider_name",
 ]
 
 

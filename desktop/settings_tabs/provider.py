@@ -88,12 +88,12 @@ class ProviderTab(QWidget):
         self.model_edit.setEnabled(remote)
         self.base_url_edit.setPlaceholderText(DEFAULT_BASE_URLS.get(kind, "") or "(not used)")
         self.api_key_edit.setPlaceholderText("stored key unchanged" if remote else "not needed")
-        if kind != self.settings.provider.kind:
-            self.base_url_edit.clear()
-            self.model_edit.setCurrentText("")
-        else:
-            self.base_url_edit.setText(self.settings.provider.base_url)
-            self.model_edit.setCurrentText(self.settings.provider.model)
+        # Each kind remembers its own URL, model and values (agent.config ProviderSettings).
+        profile = self.settings.provider.profile(kind)
+        self.base_url_edit.setText(profile.base_url)
+        self.model_edit.setCurrentText(profile.model)
+        self.temperature.setValue(profile.temperature)
+        self.max_tokens.setValue(profile.max_tokens)
         self.key_status.setText("")
         if remote:
             self.background.submit(lambda: _key_state(kind), lambda text: self.key_status.setText(text))
