@@ -62,6 +62,9 @@ class VeilApp(QObject):
         self.hotkey_message = ""
         self.notifications: list[tuple[str, str]] = []  # (title, text): what was shown, newest last
         self._told_no_tray = False
+        self.wizard = None  # the first-run wizard while it is open
+        self._pending_key: tuple[str, str] | None = None  # (kind, key) typed in the wizard, not kept yet
+        self._after_first_run = False  # the wizard is done; the vault is being opened
         self._busy_clipboard = False
         self._shut_down = False
         self.state.engine_changed.connect(self._refresh_tray)
@@ -82,14 +85,16 @@ class VeilApp(QObject):
 
     def _start_background(self, open_chat: bool) -> None:
         self.state.start_engine()
-        self.state.open_vault()
         if self.use_hotkeys:
             self.start_hotkeys()
         if self.settings_problem:
             self.notify("Veil: settings not loaded", self.settings_problem, QSystemTrayIcon.MessageIcon.Warning)
         if not self.state.settings.first_run_done:
-            self.run_wizard(then=self.open_chat)
+            # One dialog at a time: the wizard first; the vault (and its passphrase dialog,
+            # when there is no keyring) only once the wizard is finished.
+            self.run_wizard()
             return
+        self.state.open_vault()
         if self.tray is None:
             self.open_chat()
             self._say_no_tray()
@@ -215,9 +220,12 @@ class VeilApp(QObject):
             self.ask_passphrase()
         elif phase == VaultPhase.FAILED:
             self.notify("Veil: vault unavailable", self.state.vault_error, QSystemTrayIcon.MessageIcon.Critical)
-        elif phase == VaultPhase.OPEN and self.unlock_dialog is not None:
-            dialog, self.unlock_dialog = self.unlock_dialog, None
-            dialog.accept()
+        elif phase == VaultPhase.OPEN:
+            if self.unlock_dialog is not None:
+                dialog, self.unlock_dialog = self.unlock_dialog, None
+                dialog.accept()
+            if self._pending_key is not None and not self._after_first_run:
+                self._store_pending_key()
 
     def ask_passphrase(self) -> None:
         """The unlock dialog (passphrase mode). Wrong passphrase: the message, try again."""
@@ -242,6 +250,12 @@ class VeilApp(QObject):
             self.unlock_dialog = None
             self.state.cancel_vault_waiters()
             self._refresh_tray()
+            if self._after_first_run:
+                self._after_first_run = False
+                if self._pending_key is not None:
+                    self.notify("Veil: API key not kept yet", "It is kept once the vault is unlocked "
+                                "(tray › Unlock vault); until then Veil holds it in memory only.")
+                self.open_chat()
 
         dialog.submitted.connect(submitted)
         dialog.rejected.connect(cancelled)
@@ -274,7 +288,7 @@ class VeilApp(QObject):
             self.notify("Veil is paused", "Protection is paused: the clipboard was not changed. "
                         "Resume it from the tray menu.")
             return
-        if self._busy_clipboard:
+        if self._busy_clipboard or self._needs_setup():
             return
         if not self.state.vault_is_open():
             self.ensure_vault(lambda: self._clipboard_action(kind, from_hotkey=False))
@@ -316,9 +330,19 @@ class VeilApp(QObject):
         self.background.submit(lambda: work(text), done, failed)
 
     # -- windows ---------------------------------------------------------------------------------------------------
+    def _needs_setup(self) -> bool:
+        """The first-run wizard was cancelled: the vault does not exist yet, so anything
+        that would create it goes through the wizard again."""
+        if self.state.settings.first_run_done:
+            return False
+        self.run_wizard()
+        return True
+
     def open_chat(self) -> None:
         from desktop.chat import ChatWindow
 
+        if self._needs_setup():
+            return
         if self.tray is None and not self._told_no_tray:
             QTimer.singleShot(0, self._say_no_tray)
         if self.chat is None:
@@ -335,6 +359,8 @@ class VeilApp(QObject):
     def open_settings(self) -> None:
         from desktop.settings_dialog import SettingsDialog
 
+        if self._needs_setup():
+            return
         if self.settings_dialog is None:
             self.settings_dialog = SettingsDialog(self.state, self.chat)
             self.settings_dialog.set_hotkey_status(self.hotkey_message)
@@ -353,40 +379,77 @@ class VeilApp(QObject):
         if self.use_hotkeys:
             self.start_hotkeys()
 
-    def run_wizard(self, then: Callable[[], None] | None = None) -> None:
-        """First run: provider (default local), API key to the keyring, done. Not modal
-        for the app: the engine and the vault keep loading meanwhile."""
-        from desktop.wizard import FirstRunWizard
+    def run_wizard(self) -> None:
+        """First run: provider, URL, model, key. Nothing is saved or created until it is
+        finished; then the settings are saved, the vault is opened (a passphrase dialog
+        when there is no keyring), the key is kept (keyring, else the vault) and the chat
+        window opens. Cancel: nothing saved, no vault; the next start asks again."""
+        from desktop.wizard import FirstRunWizard, wizard_facts
 
-        wizard = FirstRunWizard(self.state.settings)
+        if self.wizard is not None:
+            self.wizard.raise_()
+            self.wizard.activateWindow()
+            return
+        wizard = FirstRunWizard(self.state.settings, self.background, **wizard_facts())
         self.wizard = wizard
 
         def finished(result: int) -> None:
             self.wizard = None
-            accepted = result == QDialog.DialogCode.Accepted
-            settings = wizard.result_settings() if accepted else self.state.settings
-            settings.first_run_done = True  # cancelled: the defaults (local model) stay; not asked again
-            key = wizard.api_key() if accepted else ""
-            if key:
-                from agent.providers.keys import set_api_key
-
-                kind = settings.provider.kind
-                self.background.submit(
-                    lambda: set_api_key(kind, key), None,
-                    lambda exc: self.notify("Veil: API key not stored", f"{exc}", QSystemTrayIcon.MessageIcon.Warning),
-                )
+            wizard.deleteLater()
+            if self._shut_down:
+                return
+            if result != QDialog.DialogCode.Accepted:
+                self._wizard_cancelled()
+                return
+            settings = wizard.result_settings()
+            key = wizard.api_key()
             try:
                 self.state.apply_settings(settings)
             except (ConfigError, OSError) as exc:
                 self.notify("Veil: settings not saved", str(exc), QSystemTrayIcon.MessageIcon.Warning)
-            wizard.deleteLater()
-            if then is not None:
-                then()
+            if key:
+                self._pending_key = (settings.provider.kind, key)
+            self._after_first_run = True
+            self.state.open_vault(on_done=self._first_run_vault_open)
 
         wizard.finished.connect(finished)
         wizard.show()
         wizard.raise_()
         wizard.activateWindow()
+
+    def _wizard_cancelled(self) -> None:
+        if self.tray is None:
+            # Nothing else of Veil is on screen: leave, having created nothing.
+            log.info("first-run wizard cancelled without a tray: quitting")
+            self.quit()
+            return
+        self.notify("Veil is not set up yet", "Nothing was saved. Open chat or Settings from the tray "
+                    "to set Veil up; it also asks again at the next start.")
+        self._refresh_tray()
+
+    def _first_run_vault_open(self) -> None:
+        self._after_first_run = False
+        self._store_pending_key()
+        self.open_chat()
+
+    def _store_pending_key(self) -> None:
+        """The key typed in the wizard: to the keyring, or to the vault (now open)."""
+        if self._pending_key is None:
+            return
+        from agent.providers.keys import VAULT, set_api_key
+
+        (kind, key), self._pending_key = self._pending_key, None
+        store = self.state.store if self.state.vault_is_open() else None
+
+        def stored(place: str) -> None:
+            where = "Veil's encrypted vault" if place == VAULT else "the system keyring"
+            self.notify("Veil: API key kept", f"Your {kind} API key is kept in {where}.")
+
+        def failed(exc: BaseException) -> None:
+            self._pending_key = (kind, key)  # kept in memory: tried again when the vault opens
+            self.notify("Veil: API key not kept yet", f"{exc}", QSystemTrayIcon.MessageIcon.Warning)
+
+        self.background.submit(lambda: set_api_key(kind, key, vault=store), stored, failed)
 
     def quit(self) -> None:
         self.shutdown()
@@ -398,6 +461,9 @@ class VeilApp(QObject):
         if self._shut_down:
             return
         self._shut_down = True
+        for dialog in (self.wizard, self.unlock_dialog):
+            if dialog is not None:
+                dialog.close()
         self.hotkeys.stop()
         if self.chat is not None and self.chat.reply is not None:
             self.chat.reply.cancel()

@@ -41,7 +41,8 @@ class SettingsDialog(QDialog):
         self.setWindowIcon(icons.icon())
         self.resize(860, 640)
         layout = QVBoxLayout(self)
-        self.provider_tab = ProviderTab(self.settings, state.background, self.show_error)
+        self.provider_tab = ProviderTab(self.settings, state.background, self.show_error,
+                                        lambda: state.store if state.vault_is_open() else None)
         self.protection_tab = ProtectionTab(self.settings)
         self.hotkeys_tab = HotkeysTab(self.settings)
         self.model_tab = LocalModelTab(self.settings, state.background)

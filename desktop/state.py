@@ -218,7 +218,7 @@ class AppState(QObject):
         from agent.session.sender import Sender
 
         settings = choose_provider(self.settings, kind, model=model, base_url=base_url)
-        provider = provider_from_settings(settings)
+        provider = provider_from_settings(settings, vault=self.store)  # keys kept in the vault (no keyring)
         return Sender(self.engine, self.store, provider, params=params_from_settings(settings))
 
     def clipboard_guard(self):
@@ -260,7 +260,7 @@ class AppState(QObject):
 
             self.engine.warm_up()
             server = ProxyServer(
-                self.engine, self.store, provider_from_settings(settings), port=settings.server.port,
+                self.engine, self.store, provider_from_settings(settings, vault=self.store), port=settings.server.port,
                 token=load_or_create_token(self.store), params=params_from_settings(settings),
             )
             return server.start()

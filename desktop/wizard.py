@@ -1,12 +1,20 @@
-"""First run: choose where answers come from (default: the local model, no account),
-paste an API key (kept in the OS keyring), done."""
+"""First run: choose where answers come from (default: the local model, no account), the
+provider's URL, model (Test connection lists the provider's models) and API key, done.
+
+The wizard only collects: nothing is saved or created while it is open, and Cancel
+leaves everything as it was (the app asks again at the next start). It says plainly
+where a key will be kept (the system keyring, or Veil's encrypted vault where there is
+no usable keyring) and whether a vault passphrase comes next.
+"""
 
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QComboBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -19,7 +27,10 @@ from PySide6.QtWidgets import (
 
 from agent.config import Settings
 from agent.providers import DEFAULT_BASE_URLS
+from agent.providers.keys import KEYRING, KeyHome
 from desktop import icons
+from desktop.connection_test import ConnectionTest
+from desktop.tasks import Background
 
 PROVIDER_CHOICES = (
     ("local", "Local model only", ("No account, nothing leaves this computer. A small model answers "
@@ -63,9 +74,10 @@ class ProviderPage(QWizardPage):
 
 
 class DetailsPage(QWizardPage):
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, background: Background, key_home: KeyHome) -> None:
         super().__init__()
         self.settings = settings
+        self.key_home = key_home
         layout = QVBoxLayout(self)
         self.info = QLabel()
         self.info.setWordWrap(True)
@@ -74,15 +86,23 @@ class DetailsPage(QWizardPage):
         form = QFormLayout(self.form_box)
         self.base_url = QLineEdit()
         self.base_url.setObjectName("base_url")
-        self.model = QLineEdit()
+        self.model = QComboBox()
         self.model.setObjectName("model")
+        self.model.setEditable(True)
         self.api_key = QLineEdit()
         self.api_key.setObjectName("api_key")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.api_key.setPlaceholderText("paste it here (kept in the system keyring, never in a file)")
+        self.api_key.setPlaceholderText("paste it here (not needed for a server on this computer)")
+        self.key_note = QLabel(key_home.describe())
+        self.key_note.setObjectName("key-home")
+        self.key_note.setWordWrap(True)
+        self.key_note.setEnabled(False)
+        self.test = ConnectionTest(background, self._test_values, self.model)
         form.addRow("&Base URL:", self.base_url)
-        form.addRow("&Model:", self.model)
         form.addRow("API &key:", self.api_key)
+        form.addRow("", self.key_note)
+        form.addRow("&Model:", self.model)
+        form.addRow("", self.test)
         layout.addWidget(self.form_box)
         layout.addStretch(1)
 
@@ -103,17 +123,22 @@ class DetailsPage(QWizardPage):
         self.setSubTitle("Only sanitized text is ever sent to it.")
         self.info.setText(
             "Leave the base URL empty for the provider's own endpoint. For a server on this computer "
-            "(e.g. Ollama: http://127.0.0.1:11434/v1) no key is needed."
+            "(e.g. Ollama: http://127.0.0.1:11434/v1) no key is needed. Test connection lists the "
+            "models the provider offers."
         )
         self.base_url.setPlaceholderText(DEFAULT_BASE_URLS.get(kind, ""))
-        same = self.settings.provider.kind == kind
-        self.base_url.setText(self.settings.provider.base_url if same else "")
-        self.model.setText(self.settings.provider.model if same and self.settings.provider.model
-                           else SUGGESTED_MODELS.get(kind, ""))
+        profile = self.settings.provider.profile(kind)  # what this kind remembers, if anything
+        self.base_url.setText(profile.base_url)
+        self.model.clear()
+        self.model.setCurrentText(profile.model or SUGGESTED_MODELS.get(kind, ""))
+        self.test.result.clear()
+
+    def _test_values(self) -> tuple[Settings, str | None]:
+        return self.wizard().result_settings(), self.api_key.text().strip() or None
 
 
 class DonePage(QWizardPage):
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, vault_next: str) -> None:
         super().__init__()
         self.setTitle("Done")
         layout = QVBoxLayout(self)
@@ -122,44 +147,49 @@ class DonePage(QWizardPage):
             "Veil now lives in the system tray.<br><br>"
             "<b>Chat:</b> tray › Open chat. Before anything is sent you see exactly what leaves this "
             "computer, with stand-ins highlighted.<br><br>"
-            f"<b>Anywhere else:</b> copy text and press <b>{_pretty(hk.sanitize)}</b>: the clipboard "
+            f"<b>Anywhere else:</b> copy text and press <b>{pretty_hotkey(hk.sanitize)}</b>: the clipboard "
             "then holds the sanitized text. Paste the LLM's answer back to the clipboard and press "
-            f"<b>{_pretty(hk.restore)}</b> to put the real values back."
+            f"<b>{pretty_hotkey(hk.restore)}</b> to put the real values back."
+            + (f"<br><br><b>Next:</b> {vault_next}" if vault_next else "")
         )
+        text.setObjectName("done-text")
         text.setWordWrap(True)
         layout.addWidget(text)
         layout.addStretch(1)
 
 
-def _pretty(hotkey: str) -> str:
+def pretty_hotkey(hotkey: str) -> str:
+    """"<ctrl>+<alt>+s" as a person writes it: "Ctrl+Alt+S"."""
     return "+".join(p.strip("<>").capitalize() if len(p) > 1 else p.upper() for p in hotkey.split("+"))
 
 
 class FirstRunWizard(QWizard):
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    """`key_home`: where a key typed here will be kept; `vault_next`: a sentence about the
+    vault passphrase that is asked once the wizard closes ("" when none is)."""
+
+    def __init__(self, settings: Settings, background: Background, *, key_home: KeyHome | None = None,
+                 vault_next: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.settings = copy.deepcopy(settings)
         self.setWindowTitle("Welcome to Veil")
         self.setWindowIcon(icons.icon())
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setPixmap(QWizard.WizardPixmap.LogoPixmap, icons.icon().pixmap(48, 48))
-        self.setMinimumSize(560, 420)
+        self.setMinimumSize(580, 460)
         self.provider_page = ProviderPage(self.settings.provider.kind)
-        self.details_page = DetailsPage(self.settings)
+        self.details_page = DetailsPage(self.settings, background, key_home or KeyHome(KEYRING))
         self.addPage(self.provider_page)
         self.addPage(self.details_page)
-        self.addPage(DonePage(self.settings))
+        self.addPage(DonePage(self.settings, vault_next))
 
     def result_settings(self) -> Settings:
+        """The settings chosen so far (first_run_done set; nothing is saved here)."""
         settings = copy.deepcopy(self.settings)
         kind = self.provider_page.kind()
         settings.provider.kind = kind
-        if kind == "local":
-            settings.provider.base_url = ""
-            settings.provider.model = ""
-        else:
+        if kind != "local":
             settings.provider.base_url = self.details_page.base_url.text().strip()
-            settings.provider.model = self.details_page.model.text().strip()
+            settings.provider.model = self.details_page.model.currentText().strip()
         settings.first_run_done = True
         return settings
 
@@ -167,3 +197,24 @@ class FirstRunWizard(QWizard):
         if self.provider_page.kind() == "local":
             return ""
         return self.details_page.api_key.text().strip()
+
+
+def wizard_facts() -> dict[str, Any]:
+    """What the wizard says about keys and the vault on this machine (no side effects):
+    where a key goes, and whether a passphrase will be asked after it."""
+    import os
+
+    from agent.providers.keys import key_home
+    from agent.vault import PASSPHRASE_ENV, describe_vault
+
+    home = key_home()
+    vault_next = ""
+    info = describe_vault()
+    mode = info.header.mode if info.header is not None else ""
+    if info.exists and mode == "passphrase" and not os.environ.get(PASSPHRASE_ENV):
+        vault_next = "Veil asks for your vault passphrase to unlock its vault."
+    elif not info.exists and not info.keyring.usable and not os.environ.get(PASSPHRASE_ENV):
+        vault_next = ("this computer has no usable system keyring, so Veil asks you to choose a passphrase "
+                      "for its encrypted vault (your conversations"
+                      + (" and API key" if home.place != KEYRING else "") + " are kept there).")
+    return {"key_home": home, "vault_next": vault_next}

@@ -50,9 +50,9 @@ class KeyHome:
 
     def describe(self) -> str:
         if self.place == KEYRING:
-            return "It is kept in the system keyring, never in a file."
-        return ("This computer has no usable system keyring, so it is kept in Veil's encrypted vault "
-                "(with your conversations), never in a plain file.")
+            return "Your API key is kept in the system keyring, never in a file."
+        return ("This computer has no usable system keyring, so your API key is kept in Veil's encrypted "
+                "vault (with your conversations), never in a plain file.")
 
 
 def vault_setting(kind: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -15,22 +16,25 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
     QSpinBox,
     QWidget,
 )
 
 from agent.config import Settings
 from agent.providers import DEFAULT_BASE_URLS
+from desktop.connection_test import ConnectionTest
 from desktop.settings_tabs.common import note
 from desktop.tasks import Background
 from desktop.wizard import PROVIDER_CHOICES
 
 
 class ProviderTab(QWidget):
-    def __init__(self, settings: Settings, background: Background, show_error: Callable[[str], None]):
+    def __init__(self, settings: Settings, background: Background, show_error: Callable[[str], None],
+                 vault: Callable[[], Any] = lambda: None):
+        """`vault()`: the open vault or None (it keeps the keys where there is no keyring)."""
         super().__init__()
         self.settings = settings
+        self.vault = vault
         self.background = background
         self.show_error = show_error
         form = QFormLayout(self)
@@ -68,16 +72,14 @@ class ProviderTab(QWidget):
         self.max_tokens.setRange(16, 200_000)
         self.max_tokens.setValue(p.max_tokens)
         form.addRow("Max answer tokens:", self.max_tokens)
-        test_row = QHBoxLayout()
-        self.test_button = QPushButton("&Test connection")
-        self.test_button.clicked.connect(self.test_connection)
-        test_row.addWidget(self.test_button)
-        self.test_result = QLabel()
-        self.test_result.setObjectName("test-result")
-        self.test_result.setWordWrap(True)
-        test_row.addWidget(self.test_result, 1)
-        form.addRow(test_row)
-        form.addRow(note("Only sanitized text is sent to the provider. API keys are kept in the system keyring."))
+        self.test = ConnectionTest(background, self._test_values, self.model_edit, vault)
+        self.test_button, self.test_result = self.test.button, self.test.result
+        form.addRow(self.test)
+        from agent.providers.keys import key_home
+
+        self.key_note = note("Only sanitized text is sent to the provider. " + key_home().describe())
+        self.key_note.setObjectName("key-home")
+        form.addRow(self.key_note)
         self._kind_changed()
 
     def _kind_changed(self, *_: object) -> None:
@@ -96,7 +98,7 @@ class ProviderTab(QWidget):
         self.max_tokens.setValue(profile.max_tokens)
         self.key_status.setText("")
         if remote:
-            self.background.submit(lambda: _key_state(kind), lambda text: self.key_status.setText(text))
+            self._refresh_key_state(kind)
 
     def collect(self, settings: Settings) -> None:
         p = settings.provider
@@ -106,58 +108,40 @@ class ProviderTab(QWidget):
         p.temperature = float(self.temperature.value())
         p.max_tokens = int(self.max_tokens.value())
 
-    def test_connection(self) -> None:
-        """list_models with the values in the dialog (typed key, else the stored one)."""
-        from agent.providers import provider_from_settings
-
+    def _test_values(self) -> tuple[Settings, str | None]:
         settings = copy.deepcopy(self.settings)
         self.collect(settings)
-        typed = self.api_key_edit.text().strip() or None
-        self.test_result.setText("connecting…")
-        self.test_button.setEnabled(False)
+        return settings, self.api_key_edit.text().strip() or None
 
-        def work():
-            provider = provider_from_settings(settings, api_key=typed)
-            try:
-                return provider.list_models()
-            finally:
-                provider.close()
-
-        def done(models) -> None:
-            self.test_button.setEnabled(True)
-            self.test_result.setStyleSheet("color: #2e7d32;")
-            self.test_result.setText(f"Connected: {len(models)} model{'s' if len(models) != 1 else ''} available.")
-            current = self.model_edit.currentText()
-            self.model_edit.clear()
-            self.model_edit.addItems(list(models))
-            self.model_edit.setCurrentText(current or (models[0] if models else ""))
-
-        def failed(exc: BaseException) -> None:
-            self.test_button.setEnabled(True)
-            self.test_result.setStyleSheet("color: #c62828;")
-            self.test_result.setText(f"Failed: {exc}")
-
-        self.background.submit(work, done, failed)
+    def test_connection(self) -> None:
+        """list_models with the values in the dialog (typed key, else the stored one)."""
+        self.test.run()
 
     def store_typed_key(self, kind: str) -> None:
-        """Apply: the key typed in the form goes to the key store (in a worker)."""
+        """Apply: the key typed in the form is kept (keyring, else the vault) in a worker."""
         key = self.api_key_edit.text().strip()
         if not key or kind == "local":
             return
-        from agent.providers.keys import set_api_key
+        from agent.providers.keys import VAULT, set_api_key
 
-        def stored(_: object) -> None:
+        vault = self.vault()
+
+        def stored(place: str) -> None:
             self.api_key_edit.clear()
-            self.key_status.setText("key stored in the keyring")
+            self.key_status.setText("key kept in the vault" if place == VAULT else "key kept in the keyring")
 
-        self.background.submit(lambda: set_api_key(kind, key), stored,
-                               lambda exc: self.show_error(f"The API key was not stored: {exc}"))
+        self.background.submit(lambda: set_api_key(kind, key, vault=vault), stored,
+                               lambda exc: self.show_error(f"The API key was not kept: {exc}"))
+
+    def _refresh_key_state(self, kind: str) -> None:
+        vault = self.vault()
+        self.background.submit(lambda: _key_state(kind, vault), self.key_status.setText)
 
 
-def _key_state(kind: str) -> str:
-    from agent.providers.keys import get_api_key
+def _key_state(kind: str, vault: Any) -> str:
+    from agent.providers.keys import KeyStoreError, get_api_key
 
     try:
-        return "a key is stored" if get_api_key(kind) is not None else "no key stored"
-    except Exception as exc:
-        return f"keyring: {exc}"
+        return "a key is stored" if get_api_key(kind, vault) is not None else "no key stored"
+    except KeyStoreError as exc:
+        return str(exc)
