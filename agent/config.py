@@ -160,6 +160,9 @@ class VaultSettings:
 @dataclass
 class ServerSettings:
     port: int = 8741
+    # Request fields the proxy does not know: "sanitize" every string in them, or "refuse"
+    # the request (400). See agent/serve/fields.py.
+    unknown_fields: str = "sanitize"
 
 
 @dataclass
@@ -181,6 +184,8 @@ class Settings:
         return self.policy.get(label.value, "replace")
 
     def validate(self) -> None:
+        if self.server.unknown_fields not in ("sanitize", "refuse"):
+            raise ConfigError(f"server.unknown_fields = {self.server.unknown_fields!r}; expected sanitize or refuse")
         if self.provider.kind not in PROVIDER_KINDS:
             raise ConfigError(
                 f"provider.kind = {self.provider.kind!r}; expected one of {', '.join(PROVIDER_KINDS)}"

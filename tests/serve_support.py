@@ -37,7 +37,9 @@ def last_user(body: dict) -> str:
 
 
 class ScriptedOpenAI:
-    """answer(body) -> {"content": str | None, "tool_calls": [{"id", "name", "arguments"}]}"""
+    """answer(body) -> {"content": str | None, "tool_calls": [{"id", "name", "arguments"}], ...}
+    Other string fields of the answer (e.g. "reasoning_content") go into the message and
+    are streamed in pieces like content."""
 
     def __init__(self, answer: Callable[[dict], dict]):
         self.answer = answer
@@ -105,8 +107,13 @@ def _tool_calls(message: dict) -> list[dict]:
             for c in message.get("tool_calls") or []]
 
 
+def _extra_fields(message: dict) -> dict[str, str]:
+    return {k: v for k, v in message.items() if k not in ("content", "tool_calls") and isinstance(v, str)}
+
+
 def _completion(message: dict) -> dict:
     out: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+    out.update(_extra_fields(message))
     if message.get("tool_calls"):
         out["tool_calls"] = _tool_calls(message)
     return {"id": "chatcmpl-up", "object": "chat.completion", "created": 1, "model": "scripted",
@@ -120,6 +127,8 @@ def _chunks(message: dict) -> list[dict]:
                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
     events = [chunk({"role": "assistant", "content": ""})]
+    for name, text in _extra_fields(message).items():
+        events += [chunk({name: text[i : i + PIECE]}) for i in range(0, len(text), PIECE)]
     content = message.get("content") or ""
     events += [chunk({"content": content[i : i + PIECE]}) for i in range(0, len(content), PIECE)]
     for index, call in enumerate(message.get("tool_calls") or []):
@@ -162,3 +171,85 @@ def stop_veil_serve(process: subprocess.Popen, sig: int = signal.SIGINT) -> int:
     except subprocess.TimeoutExpired:
         process.kill()
         raise
+
+
+# -- every byte the upstream receives --------------------------------------------------------------
+class ByteTap:
+    """A TCP relay on 127.0.0.1 in front of an upstream: it records every byte the proxy
+    sends (request lines, headers, bodies, on every connection) before passing it on, and
+    passes the answers back untouched. Point the proxy at `base_url`.
+
+        with ScriptedOpenAI(answer) as upstream, ByteTap(upstream.base_url) as tap:
+            ... proxy -> tap.base_url ...
+            tap.received()          # all bytes sent upstream, in order of arrival
+    """
+
+    def __init__(self, upstream_base_url: str):
+        import socket
+        from urllib.parse import urlsplit
+
+        target = urlsplit(upstream_base_url)
+        self._target = (target.hostname, target.port)
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        port = self._listener.getsockname()[1]
+        self.base_url = f"{target.scheme}://127.0.0.1:{port}{target.path}"
+        self._bytes = bytearray()
+        self._lock = threading.Lock()
+        self._open: list = []
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+
+    def received(self) -> bytes:
+        with self._lock:
+            return bytes(self._bytes)
+
+    def _accept(self) -> None:
+        import socket
+
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self._target)
+            self._open += [client, upstream]
+            threading.Thread(target=self._pipe, args=(client, upstream, True), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, client, False), daemon=True).start()
+
+    def _pipe(self, source, target, record: bool) -> None:
+        import socket
+
+        try:
+            while data := source.recv(65536):
+                if record:
+                    with self._lock:
+                        self._bytes += data
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, target):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def __enter__(self) -> ByteTap:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._listener.close()
+        for sock in self._open:
+            sock.close()
+
+
+def leaked(raw: bytes, values) -> list[str]:
+    """The values found in raw bytes, in any of the forms JSON or HTTP could carry them:
+    as UTF-8, JSON-escaped (\\u00fd), any case."""
+    text = raw.decode("utf-8", "replace")
+    found = []
+    for value in values:
+        forms = {value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
+        if any(form.casefold() in text.casefold() for form in forms):
+            found.append(value)
+    return found

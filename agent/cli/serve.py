@@ -31,6 +31,9 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     p.add_argument("--allow-remote", action="store_true",
                    help="allow listening on a non-loopback address (other machines; the token is still required)")
     p.add_argument("--access-log", action="store_true", help="log each request line (paths only, no content)")
+    p.add_argument("--unknown-fields", choices=("sanitize", "refuse"),
+                   help="request fields Veil does not know: sanitize every string in them, or refuse the request "
+                        "(default: [server] unknown_fields in the settings, sanitize)")
     p.set_defaults(func=run_serve)
 
 
@@ -60,15 +63,15 @@ def run_serve(args: argparse.Namespace) -> int:
     if not 0 <= port <= 65535:
         raise CliError(f"--port must be 0-65535, not {port}")
     try:
-        provider = provider_from_settings(settings)
-    except (ProviderError, KeyStoreError, ValueError) as exc:
-        raise CliError(str(exc)) from None
-    try:
         # The proxy needs the vault: the map must outlive a request, and every request is audited.
         store = open_default_store(interactive=sys.stdin.isatty(), settings=settings)
     except VaultError as exc:
-        provider.close()
         raise CliError(f"{exc} (veil serve keeps its maps and audit log in the vault)") from None
+    try:
+        provider = provider_from_settings(settings, vault=store)  # the key may be kept in the vault
+    except (ProviderError, KeyStoreError, ValueError) as exc:
+        store.close()
+        raise CliError(str(exc)) from None
     try:
         token = load_or_create_token(store, token=args.token, rotate=args.new_token)
         # An OpenAI-compatible upstream gets the client's own parameters; only the flags
@@ -79,7 +82,8 @@ def run_serve(args: argparse.Namespace) -> int:
             params = params_from_settings(settings)
         server = ProxyServer(build_engine(), store, provider, host=args.host, port=port, token=token,
                              allow_remote=args.allow_remote, params=params,
-                             access_log=args.access_log, default_conversation=args.conversation)
+                             access_log=args.access_log, default_conversation=args.conversation,
+                             unknown_fields=args.unknown_fields or settings.server.unknown_fields)
         server.proxy.engine.warm_up()  # the first request should not wait for spaCy
         model = provider.config.model or "the model each client asks for"
         # uvicorn stops gracefully on SIGINT/SIGTERM, then raises the signal again: both end here.
@@ -102,7 +106,6 @@ def run_serve(args: argparse.Namespace) -> int:
     finally:
         provider.close()
         store.close()
-
 
 
 def _interrupt(signum, frame) -> None:

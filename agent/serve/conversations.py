@@ -8,8 +8,8 @@ kept in the vault, so an id seen somewhere (a log, a header) does not reveal or 
 what the conversation began with.
 
 Earlier turns come back from the client with real values (it got restored text), so
-each request is sanitized whole with the conversation's map: the same stand-ins as
-before. Texts already sent once are not sanitized again: a memo gives back exactly what
+each request is sanitized whole (every field, see agent.serve.fields) with the
+conversation's map: the same stand-ins as before. Texts already sent once are not sanitized again: a memo gives back exactly what
 was sent (and for earlier answers, what the upstream wrote), so the upstream sees the
 same history every turn.
 """
@@ -25,8 +25,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+from agent.serve.fields import RequestWalker, UnknownFields
+from agent.serve.wire import WireError, message_text
 from agent.session.conversation import Conversation, ConversationNotFound, MessageState
-from agent.serve.wire import WireError, json_strings, map_message_texts, message_text
 
 CONVERSATION_HEADER = "X-Veil-Conversation"
 CONVERSATION_KEY_SETTING = "serve.conversation_key"
@@ -135,28 +136,15 @@ class ConversationBook:
         return conversation
 
     # -- sanitizing ----------------------------------------------------------------------------------
-    def sanitize_messages(self, slot: ConversationSlot, messages: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The messages with every text sanitized (call with slot.lock held); texts sent
-        before come from the memo, exactly as they were sent."""
+    def sanitize_request(self, slot: ConversationSlot, body: dict[str, Any],
+                         unknown_fields: UnknownFields = "sanitize") -> dict[str, Any]:
+        """The request with every text sanitized (call with slot.lock held); texts sent
+        before come from the memo, exactly as they were sent. Raises WireError for what
+        cannot be sanitized."""
         assert slot.conversation is not None
         conversation = slot.conversation
 
         def sanitize(text: str) -> str:
-            if not text.strip():
-                return text
-            known = slot.recall(text)
-            if known is not None:
-                return known
-            sent = self.engine.sanitize(text, conversation).sanitized
-            slot.remember(text, sent)
-            return sent
+            return self.engine.sanitize(text, conversation).sanitized
 
-        def sanitize_json(text: str) -> str:
-            known = slot.recall(text)
-            if known is not None:
-                return known
-            sent = json_strings(text, sanitize)
-            slot.remember(text, sent)
-            return sent
-
-        return [map_message_texts(m, sanitize, sanitize_json) for m in messages]
+        return RequestWalker(sanitize, unknown=unknown_fields, memo=slot).walk(body)

@@ -7,7 +7,8 @@
 
 The vault keeps, per request, a message (the last message of the request as the client
 sent it and as it was sent, the answer as received and as restored) and an audit entry
-with the whole sanitized request. Nothing real goes into the audit log.
+that lists every field of the request as it left (`path: value`, sanitized). Nothing
+real goes into the audit log.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from agent.session.conversation import Message, MessageState
-from agent.session.sender import _state_for, _title_for
 from agent.providers.base import CancelToken
 from agent.serve.conversations import ConversationBook, ConversationSlot
+from agent.serve.fields import UNKNOWN_FIELD_POLICIES, UnknownFields, field_listing
 from agent.serve.restoring import ChunkRestorer, completion_texts, restore_completion
 from agent.serve.upstream import Upstream
 from agent.serve.wire import ChatRequest, message_text
+from agent.session.conversation import Message, MessageState
+from agent.session.sender import _state_for, _title_for
 
 log = logging.getLogger("veil.serve")
 
@@ -42,7 +44,10 @@ ANSWER_COMPLETE = _AnswerComplete()
 
 class PrivacyProxy:
     def __init__(self, engine, store, upstream: Upstream, *, conversations: ConversationBook | None = None,
-                 default_conversation: str | None = None):
+                 default_conversation: str | None = None, unknown_fields: UnknownFields = "sanitize"):
+        if unknown_fields not in UNKNOWN_FIELD_POLICIES:
+            raise ValueError(f"unknown_fields must be one of {', '.join(UNKNOWN_FIELD_POLICIES)}")
+        self.unknown_fields = unknown_fields
         self.engine = engine
         self.default_conversation = default_conversation
         self.store = store
@@ -61,7 +66,8 @@ class PrivacyProxy:
         slot = self.conversations.slot(conversation_id)
         model = self.upstream.model_for(request)
         with slot.lock:
-            sanitized = self.conversations.sanitize_messages(slot, request.messages)
+            sanitized = self.conversations.sanitize_request(slot, request.body, self.unknown_fields)
+            outgoing = self.upstream.outgoing(request, sanitized)
             conversation = slot.conversation
             assert conversation is not None
             if not conversation.title:
@@ -70,15 +76,14 @@ class PrivacyProxy:
             message = Message(
                 conversation_id=conversation.id,
                 typed=message_text(request.messages[-1]),
-                sent=message_text(sanitized[-1]),
+                sent=message_text(sanitized["messages"][-1]),
                 state=MessageState.SENDING,
                 provider=self.upstream.kind,
                 model=model,
             )
             self._save_turn(conversation, message)
-        audit_text = "\n".join(f"[{m['role']}] {message_text(m)}" for m in sanitized)
-        audit_id = self._audit(conversation.id, message, audit_text)
-        return Exchange(self, slot, request, sanitized, message, audit_id)
+        audit_id = self._audit(conversation.id, message, field_listing(outgoing))
+        return Exchange(self, slot, request, outgoing, message, audit_id)
 
     def models(self) -> list[str]:
         """The configured model first, then what the upstream offers (cached a while)."""
@@ -139,11 +144,11 @@ class Exchange:
     """One request on its way: `chunks()` (streaming) or `completion()`, once."""
 
     def __init__(self, proxy: PrivacyProxy, slot: ConversationSlot, request: ChatRequest,
-                 sanitized: list[dict[str, Any]], message: Message, audit_id: int | None):
+                 outgoing: dict[str, Any], message: Message, audit_id: int | None):
         self.proxy = proxy
         self.slot = slot
         self.request = request
-        self.sanitized = sanitized  # exactly the messages sent upstream
+        self.outgoing = outgoing  # exactly what is sent upstream
         self.message = message
         self.audit_id = audit_id
         self.cancel_token = CancelToken()
@@ -164,7 +169,7 @@ class Exchange:
         audit entry are updated either way."""
         conversation = self.slot.conversation
         restorer = ChunkRestorer(self.proxy.engine, conversation)
-        upstream = self.proxy.upstream.stream(self.request, self.sanitized, self.cancel_token)
+        upstream = self.proxy.upstream.stream(self.request, self.outgoing, self.cancel_token)
         try:
             for chunk in upstream:
                 yield from restorer.feed(chunk)
@@ -184,7 +189,7 @@ class Exchange:
 
     def completion(self) -> dict[str, Any]:
         try:
-            answer = self.proxy.upstream.complete(self.request, self.sanitized, self.cancel_token)
+            answer = self.proxy.upstream.complete(self.request, self.outgoing, self.cancel_token)
             restored, pairs = restore_completion(self.proxy.engine, answer, self.slot.conversation)
         except BaseException as exc:
             self._end("", "", exc)

@@ -1,21 +1,32 @@
 """Real values back into the upstream's answers, in OpenAI's shapes: a whole completion,
-or a stream of chunks where each text field (a choice's content, each tool call's
-arguments) has its own streaming restorer, so no chunk ever carries half a stand-in.
+or a stream of chunks. Every string of an answer is restored except its structure
+(roles, ids, types, tool names, finish reasons, logprob tokens):
 
-Tool-call arguments are JSON text: a restored value is escaped for a JSON string
-(a real value with a quote in it must not break the arguments).
+- streamed text fields (content, refusal, reasoning_content, any other string of a
+  delta, each tool call's arguments or custom input, function_call arguments, an audio
+  transcript) have a streaming restorer each, so no chunk ever carries half a stand-in;
+- other strings in a delta (annotations, extensions) are restored where they stand.
+
+Tool-call arguments are JSON text. A model may write a stand-in's letters as escapes
+("Nann\\u00fd"): those escapes are read as the characters first (streaming too, an
+escape cut between two chunks included), so the stand-in is found; a restored value is
+escaped for a JSON string (a real value with a quote in it must not break the arguments).
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from agent.session.conversation import Conversation
 from agent.entities import RestoredSpan
 from agent.serve.wire import iter_choices
+from agent.session.conversation import Conversation
+
+# Keys whose strings are protocol, not language: never restored.
+STRUCTURE_KEYS = frozenset({"role", "id", "type", "index", "name", "finish_reason", "object", "logprobs",
+                            "tool_call_id", "data", "expires_at", "format", "signature"})
 
 
 def json_escaped(text: str, start: int, spans: Sequence[RestoredSpan]) -> str:
@@ -33,17 +44,93 @@ def json_escaped(text: str, start: int, spans: Sequence[RestoredSpan]) -> str:
     return "".join(pieces)
 
 
+class JsonEscapes:
+    """JSON text, fed in pieces, with the escapes that only hide a character (\\u00fd,
+    a surrogate pair, \\/) written as that character. The result is the same JSON: escapes
+    that matter (quotes, backslashes, control characters, lone surrogates) are kept. An
+    escape cut at the end of a piece waits for the next one (at most 11 characters)."""
+
+    def __init__(self) -> None:
+        self._pending = ""
+
+    def feed(self, text: str) -> str:
+        text, self._pending = self._pending + text, ""
+        out: list[str] = []
+        i, n = 0, len(text)
+        while True:
+            j = text.find("\\", i)
+            if j < 0:
+                out.append(text[i:])
+                break
+            out.append(text[i:j])
+            if j + 1 >= n:
+                self._pending = text[j:]
+                break
+            if text[j + 1] != "u":
+                out.append("/" if text[j + 1] == "/" else text[j : j + 2])
+                i = j + 2
+                continue
+            code = _hex4(text, j + 2)
+            if code is None:
+                if j + 6 > n and _could_be_hex(text[j + 2 :]):
+                    self._pending = text[j:]
+                    break
+                out.append(text[j : j + 2])
+                i = j + 2
+                continue
+            if 0xD800 <= code < 0xDC00:  # the high half of a pair: the low half must follow
+                if j + 12 > n and ("\\u" + "0" * 4).startswith(text[j + 6 : j + 8]) and _could_be_hex(text[j + 8 :]):
+                    self._pending = text[j:]
+                    break
+                low = _hex4(text, j + 8) if text[j + 6 : j + 8] == "\\u" else None
+                if low is not None and 0xDC00 <= low < 0xE000:
+                    out.append(chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)))
+                    i = j + 12
+                    continue
+                out.append(text[j : j + 6])
+            elif code < 0x20 or code in (0x22, 0x5C) or 0xDC00 <= code < 0xE000:
+                out.append(text[j : j + 6])
+            else:
+                out.append(chr(code))
+            i = j + 6
+        return "".join(out)
+
+    def finish(self) -> str:
+        rest, self._pending = self._pending, ""
+        return rest
+
+
+def _hex4(text: str, at: int) -> int | None:
+    digits = text[at : at + 4]
+    if len(digits) == 4 and all(c in "0123456789abcdefABCDEF" for c in digits):
+        return int(digits, 16)
+    return None
+
+
+def _could_be_hex(partial: str) -> bool:
+    return len(partial) < 4 and all(c in "0123456789abcdefABCDEF" for c in partial)
+
+
+def unescaped(text: str) -> str:
+    escapes = JsonEscapes()
+    return escapes.feed(text) + escapes.finish()
+
+
 def restore_json_text(engine, text: str, conversation: Conversation) -> tuple[str, str]:
-    """(restored JSON text, the text as received). A model that wrote non-ASCII as \\u
-    escapes is read as JSON first, so its stand-ins can be found."""
-    source = text
-    if "\\u" in text:
-        try:
-            source = json.dumps(json.loads(text), ensure_ascii=False)
-        except ValueError:
-            pass
-    result = engine.restore(source, conversation)
+    """(restored JSON text, the text as received)."""
+    result = engine.restore(unescaped(text), conversation)
     return json_escaped(result.text, 0, result.spans), text
+
+
+def restore_strings(value: Any, restore: Callable[[str], str]) -> Any:
+    """Every string in a JSON value restored in place (structure keys left alone)."""
+    if isinstance(value, str):
+        return restore(value)
+    if isinstance(value, list):
+        return [restore_strings(v, restore) for v in value]
+    if isinstance(value, dict):
+        return {k: v if k in STRUCTURE_KEYS else restore_strings(v, restore) for k, v in value.items()}
+    return value
 
 
 class _Field:
@@ -51,30 +138,37 @@ class _Field:
 
     def __init__(self, engine, conversation: Conversation, is_json: bool):
         self.restorer = engine.streaming_restorer(conversation)
-        self.is_json = is_json
+        self.escapes = JsonEscapes() if is_json else None
+        self.raw: list[str] = []  # as the upstream wrote it
         self.emitted = 0  # restored characters so far: the spans' offsets count these
         self.output: list[str] = []  # what went to the client
 
     def _out(self, piece) -> str:
         start = self.emitted
         self.emitted += len(piece.text)
-        text = json_escaped(piece.text, start, piece.spans) if self.is_json and piece.spans else piece.text
+        text = json_escaped(piece.text, start, piece.spans) if self.escapes and piece.spans else piece.text
         self.output.append(text)
         return text
 
     def feed(self, text: str) -> str:
-        return self._out(self.restorer.feed(text))
+        self.raw.append(text)
+        return self._out(self.restorer.feed(self.escapes.feed(text) if self.escapes else text))
 
     def finish(self) -> str:
-        return self._out(self.restorer.finish())
+        tail = self.escapes.finish() if self.escapes else ""
+        return (self._out(self.restorer.feed(tail)) if tail else "") + self._out(self.restorer.finish())
 
     @property
     def received(self) -> str:
-        return self.restorer.received
+        return "".join(self.raw)
 
     @property
     def shown(self) -> str:
         return "".join(self.output)
+
+
+# Paths (inside a choice's delta) of the fields whose text arrives in pieces.
+_CALL_FIELDS = {("function", "arguments"): True, ("custom", "input"): False}  # -> is JSON
 
 
 class ChunkRestorer:
@@ -84,15 +178,15 @@ class ChunkRestorer:
     def __init__(self, engine, conversation: Conversation):
         self.engine = engine
         self.conversation = conversation
-        self._fields: dict[tuple, _Field] = {}
+        self._fields: dict[tuple[int, tuple], _Field] = {}
         self._finished: set[int] = set()
         self._envelope: dict[str, Any] = {}
         self._tool_names: dict[tuple[int, int], str] = {}
 
-    def _field(self, key: tuple) -> _Field:
-        found = self._fields.get(key)
+    def _field(self, index: int, path: tuple, is_json: bool = False) -> _Field:
+        found = self._fields.get((index, path))
         if found is None:
-            found = self._fields[key] = _Field(self.engine, self.conversation, is_json=key[0] == "arguments")
+            found = self._fields[(index, path)] = _Field(self.engine, self.conversation, is_json)
         return found
 
     def feed(self, chunk: dict[str, Any]) -> list[dict[str, Any]]:
@@ -122,43 +216,60 @@ class ChunkRestorer:
 
     def finish(self) -> list[dict[str, Any]]:
         """Whatever is still held back (for choices whose finish chunk never came)."""
-        indexes = sorted({key[1] for key in self._fields} - self._finished)
+        indexes = sorted({key[0] for key in self._fields} - self._finished)
         return [chunk for chunk in (self._flush(i) for i in indexes) if chunk is not None]
 
     def _restore_delta(self, index: int, delta: dict[str, Any]) -> bool:
         """Restores the delta in place; True when there is still something to send."""
-        meaningful = any(k not in ("content", "tool_calls", "refusal") and v is not None for k, v in delta.items())
-        for name in ("content", "refusal"):
-            if isinstance(delta.get(name), str):
-                delta[name] = self._field((name, index)).feed(delta[name])
-                meaningful |= bool(delta[name])
-        for position, call in enumerate(delta.get("tool_calls") or []):
-            tool_index = call.get("index", position)
-            function = call.get("function") or {}
-            if function.get("name"):
-                self._tool_names[(index, tool_index)] = function["name"]
-            if isinstance(function.get("arguments"), str):
-                function["arguments"] = self._field(("arguments", index, tool_index)).feed(function["arguments"])
-            # A tool call delta always goes on: its id, name or index matters to the client.
-            meaningful = True
+        meaningful = False
+        for key, value in list(delta.items()):
+            if key == "tool_calls" and isinstance(value, list):
+                for position, call in enumerate(value):
+                    if isinstance(call, dict):
+                        self._restore_call(index, call.get("index", position), call)
+                meaningful = True  # a tool call delta always goes on: its id, name or index matters
+            elif key == "function_call" and isinstance(value, dict):
+                self._restore_call(index, None, value)
+                meaningful = True
+            elif key == "audio" and isinstance(value, dict):
+                if isinstance(value.get("transcript"), str):
+                    value["transcript"] = self._field(index, ("audio", "transcript")).feed(value["transcript"])
+                meaningful = True
+            elif key in STRUCTURE_KEYS or value is None:
+                meaningful |= value is not None
+            elif isinstance(value, str):
+                delta[key] = self._field(index, (key,)).feed(value)
+                meaningful |= bool(delta[key])
+            else:  # annotations, extensions: restored where they stand
+                delta[key] = restore_strings(value, self._restore_whole)
+                meaningful = True
         return meaningful
+
+    def _restore_call(self, index: int, tool_index: int | None, call: dict[str, Any]) -> None:
+        if tool_index is None:  # the legacy function_call: {"name", "arguments"}
+            if isinstance(call.get("arguments"), str):
+                call["arguments"] = self._field(index, ("function_call", "arguments"), True).feed(call["arguments"])
+            return
+        for (part, name), is_json in _CALL_FIELDS.items():
+            inner = call.get(part)
+            if isinstance(inner, dict):
+                if inner.get("name"):
+                    self._tool_names[(index, tool_index)] = inner["name"]
+                if isinstance(inner.get(name), str):
+                    inner[name] = self._field(index, ("tool_calls", tool_index, part, name), is_json).feed(inner[name])
+
+    def _restore_whole(self, text: str) -> str:
+        return self.engine.restore(text, self.conversation).text
 
     def _flush(self, index: int) -> dict[str, Any] | None:
         self._finished.add(index)
         delta: dict[str, Any] = {}
-        calls = []
-        for key, field in self._fields.items():
-            if key[1] != index:
+        for (choice, path), field in self._fields.items():
+            if choice != index:
                 continue
             tail = field.finish()
-            if not tail:
-                continue
-            if key[0] == "arguments":
-                calls.append({"index": key[2], "function": {"arguments": tail}})
-            else:
-                delta[key[0]] = tail
-        if calls:
-            delta["tool_calls"] = calls
+            if tail:
+                _put(delta, path, tail)
         if not delta:
             return None
         return {**self._envelope, "choices": [{"index": index, "delta": delta, "logprobs": None, "finish_reason": None}]}
@@ -167,20 +278,32 @@ class ChunkRestorer:
     def texts(self, index: int = 0) -> tuple[str, str]:
         """(received, shown) for one choice: its content, then each tool call as a line."""
         received, shown = [], []
-        content = self._fields.get(("content", index))
+        content = self._fields.get((index, ("content",)))
         if content is not None:
             received.append(content.received)
             shown.append(content.shown)
-        for key, field in sorted(self._fields.items(), key=lambda kv: kv[0][2] if len(kv[0]) > 2 else -1):
-            if key[0] == "arguments" and key[1] == index:
-                name = self._tool_names.get((index, key[2]), "tool")
-                received.append(f"[tool call {name}] {field.received}")
-                shown.append(f"[tool call {name}] {field.shown}")
+        calls = sorted((path[1], field) for (choice, path), field in self._fields.items()
+                       if choice == index and path[0] == "tool_calls")
+        for tool_index, field in calls:
+            name = self._tool_names.get((index, tool_index), "tool")
+            received.append(f"[tool call {name}] {field.received}")
+            shown.append(f"[tool call {name}] {field.shown}")
         return "\n".join(received), "\n".join(shown)
 
     def pairs(self) -> list[tuple[str, str]]:
         """(shown, received) of every finished field: how each restored text was sent."""
         return [(field.shown, field.received) for field in self._fields.values() if field.received]
+
+
+def _put(delta: dict[str, Any], path: tuple, text: str) -> None:
+    """The delta that carries `text` at `path` (a tool call's field goes in a tool_calls entry)."""
+    if path[0] == "tool_calls":
+        _, tool_index, part, name = path
+        delta.setdefault("tool_calls", []).append({"index": tool_index, part: {name: text}})
+    elif len(path) == 2:
+        delta.setdefault(path[0], {})[path[1]] = text
+    else:
+        delta[path[0]] = text
 
 
 def restore_completion(engine, completion: dict[str, Any], conversation: Conversation) -> tuple[dict[str, Any], list[tuple[str, str]]]:
@@ -202,16 +325,19 @@ def restore_completion(engine, completion: dict[str, Any], conversation: Convers
         message = choice.get("message")
         if not isinstance(message, dict):
             continue
-        for name in ("content", "refusal"):
-            if isinstance(message.get(name), str):
-                message[name] = text(message[name])
-        for call in message.get("tool_calls") or []:
-            function = call.get("function") if isinstance(call, dict) else None
-            if isinstance(function, dict) and isinstance(function.get("arguments"), str):
-                function["arguments"] = arguments(function["arguments"])
-        legacy = message.get("function_call")
-        if isinstance(legacy, dict) and isinstance(legacy.get("arguments"), str):
-            legacy["arguments"] = arguments(legacy["arguments"])
+        for key, value in list(message.items()):
+            if key == "tool_calls" and isinstance(value, list):
+                for call in value:
+                    if not isinstance(call, dict):
+                        continue
+                    for (part, name), is_json in _CALL_FIELDS.items():
+                        inner = call.get(part)
+                        if isinstance(inner, dict) and isinstance(inner.get(name), str):
+                            inner[name] = (arguments if is_json else text)(inner[name])
+            elif key == "function_call" and isinstance(value, dict) and isinstance(value.get("arguments"), str):
+                value["arguments"] = arguments(value["arguments"])
+            elif key not in STRUCTURE_KEYS:
+                message[key] = restore_strings(value, text)
     return out, pairs
 
 

@@ -116,6 +116,7 @@ class ProxyServer:
         params: GenerationParams | None = None,
         access_log: bool = False,
         default_conversation: str | None = None,
+        unknown_fields: str = "sanitize",
     ):
         if not token or len(token) < MIN_TOKEN_CHARS:
             raise ServeError(f"the proxy needs a token of at least {MIN_TOKEN_CHARS} characters")
@@ -130,7 +131,10 @@ class ProxyServer:
         self.upstream = provider if isinstance(provider, Upstream) else upstream_for(provider, params)
         # Requests without an X-Veil-Conversation header go to default_conversation when
         # set, else to a conversation derived from their first messages.
-        self.proxy = PrivacyProxy(engine, store, self.upstream, default_conversation=default_conversation)
+        # Fields of a request that Veil does not know: "sanitize" every string in them, or
+        # "refuse" the request (agent.serve.fields).
+        self.proxy = PrivacyProxy(engine, store, self.upstream, default_conversation=default_conversation,
+                                  unknown_fields=unknown_fields)
         self.app = build_app(self.proxy, token)
         self.access_log = access_log
         self.port: int | None = None

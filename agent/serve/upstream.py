@@ -2,12 +2,16 @@
 OpenAI chunks and completions (plain dicts), so the restoring side has one format:
 
 - OpenAIPassthrough: for OpenAI-compatible upstreams. The client's whole request goes
-  out (tools, response_format, n, seed...), only with its messages sanitized; the
+  out (tools, response_format, n, seed...) as agent.serve.fields sanitized it; the
   answer comes back as the upstream sent it, tool calls included. Built on the
   OpenAI-compatible provider: same endpoint, key, retries, error mapping.
 - ProviderUpstream: any other provider (Anthropic, Gemini, the local model) through the
-  text interface of agent.providers; its text is framed as OpenAI chunks here. Tools
-  need the passthrough (they are refused with a clear message).
+  text interface of agent.providers: only the messages' roles and texts, the model and
+  the sampling values (stop sequences included) go; its text is framed as OpenAI chunks
+  here. Tools need the passthrough (they are refused with a clear message).
+
+`outgoing(request, sanitized_body)` is exactly what will be sent (in OpenAI's field
+names): the proxy audits it and passes it to `stream` / `complete`.
 """
 
 from __future__ import annotations
@@ -31,7 +35,6 @@ from agent.providers.http import Request, _EmptyStream
 from agent.providers.openai_compat import OpenAICompatibleProvider, _status_of
 from agent.providers.worker import StreamMeta, threaded_call, threaded_stream
 from agent.serve.wire import (
-    DROPPED_FIELDS,
     ChatRequest,
     ChunkEnvelope,
     WireError,
@@ -49,11 +52,15 @@ class Upstream:
     display_name = ""
     default_model = ""  # for requests that name none
 
-    def stream(self, request: ChatRequest, messages: list[dict[str, Any]], cancel: threading.Event) -> Iterator[dict[str, Any]]:
+    def outgoing(self, request: ChatRequest, body: dict[str, Any]) -> dict[str, Any]:
+        """What goes upstream for this sanitized request body (nothing else is sent)."""
+        raise NotImplementedError
+
+    def stream(self, request: ChatRequest, outgoing: dict[str, Any], cancel: threading.Event) -> Iterator[dict[str, Any]]:
         """Chunks (chat.completion.chunk dicts). Raises agent.providers.errors."""
         raise NotImplementedError
 
-    def complete(self, request: ChatRequest, messages: list[dict[str, Any]], cancel: threading.Event) -> dict[str, Any]:
+    def complete(self, request: ChatRequest, outgoing: dict[str, Any], cancel: threading.Event) -> dict[str, Any]:
         """A chat.completion dict. Raises agent.providers.errors."""
         raise NotImplementedError
 
@@ -153,7 +160,7 @@ class _RawOpenAIProvider(OpenAICompatibleProvider):
 
 
 class OpenAIPassthrough(Upstream):
-    """An OpenAI-compatible upstream: the client's request as it is, messages sanitized."""
+    """An OpenAI-compatible upstream: the client's request, sanitized."""
 
     kind = "openai"
 
@@ -164,9 +171,8 @@ class OpenAIPassthrough(Upstream):
         self.params = params or GenerationParams()  # defaults for what a request leaves out
         self.default_model = config.model
 
-    def _body(self, request: ChatRequest, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        body = {k: v for k, v in request.body.items() if k not in DROPPED_FIELDS}
-        body["messages"] = messages
+    def outgoing(self, request: ChatRequest, body: dict[str, Any]) -> dict[str, Any]:
+        body = dict(body)
         if self.params.temperature is not None:
             body.setdefault("temperature", self.params.temperature)
         if self.params.max_tokens is not None and "max_tokens" not in body and "max_completion_tokens" not in body:
@@ -180,16 +186,16 @@ class OpenAIPassthrough(Upstream):
             body.pop("model", None)
         return body
 
-    def stream(self, request: ChatRequest, messages: list[dict[str, Any]], cancel: threading.Event) -> Iterator[dict[str, Any]]:
-        with self.http.stream_raw(self._body(request, messages), cancel) as answer:
+    def stream(self, request: ChatRequest, outgoing: dict[str, Any], cancel: threading.Event) -> Iterator[dict[str, Any]]:
+        with self.http.stream_raw(outgoing, cancel) as answer:
             for item in answer:
                 if item.data.get("object") == "chat.completion":  # a server that ignored "stream": true
                     yield from completion_as_chunks(item.data)
                 else:
                     yield item.data
 
-    def complete(self, request: ChatRequest, messages: list[dict[str, Any]], cancel: threading.Event) -> dict[str, Any]:
-        return self.http.complete_raw(self._body(request, messages), cancel)
+    def complete(self, request: ChatRequest, outgoing: dict[str, Any], cancel: threading.Event) -> dict[str, Any]:
+        return self.http.complete_raw(outgoing, cancel)
 
     def models(self) -> list[str]:
         return self.http.list_models()
@@ -233,13 +239,19 @@ class ProviderUpstream(Upstream):
             raise WireError(400, f"n > 1 is not supported with {self.display_name}", param="n",
                             code="unsupported_parameter")
 
-    def _chat(self, messages: list[dict[str, Any]]) -> list[ChatMessage]:
-        out = []
-        for m in messages:
-            role = "system" if m["role"] == "developer" else m["role"]
-            content = m.get("content")
-            text = content if isinstance(content, str) else "".join(p[p["type"]] for p in content or [])
-            out.append(ChatMessage(role, text))
+    def outgoing(self, request: ChatRequest, body: dict[str, Any]) -> dict[str, Any]:
+        """The roles and texts of the sanitized messages, the model and the sampling values:
+        all this path sends."""
+        out: dict[str, Any] = {"model": self.model_for(request), "messages": [
+            {"role": "system" if m["role"] == "developer" else m["role"], "content": _text_of(m)}
+            for m in body["messages"]
+        ]}
+        params = self._params(body)
+        for name in ("temperature", "max_tokens", "top_p"):
+            if getattr(params, name) is not None:
+                out[name] = getattr(params, name)
+        if params.stop:
+            out["stop"] = list(params.stop)
         return out
 
     def _params(self, body: dict[str, Any]) -> GenerationParams:
@@ -258,9 +270,17 @@ class ProviderUpstream(Upstream):
             stop=stop or self.params.stop,
         )
 
-    def stream(self, request: ChatRequest, messages: list[dict[str, Any]], cancel: threading.Event) -> Iterator[dict[str, Any]]:
-        model = self.model_for(request)
-        answer = self.provider.stream(self._chat(messages), model or None, self._params(request.body), cancel)
+    @staticmethod
+    def _call(outgoing: dict[str, Any]) -> tuple[list[ChatMessage], GenerationParams]:
+        messages = [ChatMessage(m["role"], m["content"]) for m in outgoing["messages"]]
+        params = GenerationParams(temperature=outgoing.get("temperature"), max_tokens=outgoing.get("max_tokens"),
+                                  top_p=outgoing.get("top_p"), stop=tuple(outgoing.get("stop", ())))
+        return messages, params
+
+    def stream(self, request: ChatRequest, outgoing: dict[str, Any], cancel: threading.Event) -> Iterator[dict[str, Any]]:
+        model = outgoing["model"]
+        messages, params = self._call(outgoing)
+        answer = self.provider.stream(messages, model or None, params, cancel)
         envelope = ChunkEnvelope.new(model or self.provider.kind)
         try:
             first = True
@@ -277,9 +297,10 @@ class ProviderUpstream(Upstream):
         finally:
             answer.close()
 
-    def complete(self, request: ChatRequest, messages: list[dict[str, Any]], cancel: threading.Event) -> dict[str, Any]:
-        model = self.model_for(request)
-        done = self.provider.complete(self._chat(messages), model or None, self._params(request.body), cancel)
+    def complete(self, request: ChatRequest, outgoing: dict[str, Any], cancel: threading.Event) -> dict[str, Any]:
+        model = outgoing["model"]
+        messages, params = self._call(outgoing)
+        done = self.provider.complete(messages, model or None, params, cancel)
         envelope = ChunkEnvelope.new(model or self.provider.kind)
         out: dict[str, Any] = {
             "id": envelope.id, "object": "chat.completion", "created": envelope.created, "model": envelope.model,
@@ -293,3 +314,8 @@ class ProviderUpstream(Upstream):
 
     def models(self) -> list[str]:
         return self.provider.list_models()
+
+
+def _text_of(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    return content if isinstance(content, str) else "".join(p[p["type"]] for p in content or [])

@@ -9,19 +9,13 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 # Roles a Chat Completions request may carry. "developer" is OpenAI's newer name for
 # "system"; "function" is the legacy form of "tool".
 MESSAGE_ROLES = ("system", "developer", "user", "assistant", "tool", "function")
-
-# Top-level request fields that can identify a person or carry the user's text, and that
-# no answer needs: they are not forwarded (the messages are sanitized; these would go out
-# as they are). `prediction` is a predicted answer, only a speed-up.
-DROPPED_FIELDS = ("user", "metadata", "safety_identifier", "prediction")
-
 
 class WireError(Exception):
     """A request the proxy refuses, with the HTTP status and OpenAI-style error fields."""
@@ -107,10 +101,15 @@ def parse_chat_request(data: Any) -> ChatRequest:
                     raise WireError(400, f"{param}.content[{j}] has no text", param=f"{param}.content[{j}]")
         elif not isinstance(content, str):
             raise WireError(400, f"{param}.content must be a string or an array of text parts", param=f"{param}.content")
-        for call in message.get("tool_calls") or []:
-            arguments = (call.get("function") or {}).get("arguments") if isinstance(call, dict) else None
-            if not isinstance(arguments, str):
-                raise WireError(400, f"{param}.tool_calls[].function.arguments must be a string", param=param)
+        calls = message.get("tool_calls") or []
+        if not isinstance(calls, list):
+            raise WireError(400, f"{param}.tool_calls must be an array", param=f"{param}.tool_calls")
+        for call in calls:
+            custom = isinstance(call, dict) and call.get("type") == "custom"
+            part, name = ("custom", "input") if custom else ("function", "arguments")
+            inner = call.get(part) if isinstance(call, dict) else None
+            if not isinstance(inner, dict) or not isinstance(inner.get(name), str):
+                raise WireError(400, f"{param}.tool_calls[].{part}.{name} must be a string", param=param)
     model = data.get("model")
     if model is not None and not isinstance(model, str):
         raise WireError(400, "'model' must be a string", param="model")
@@ -126,30 +125,6 @@ def parse_chat_request(data: Any) -> ChatRequest:
 
 
 # -- text inside messages ------------------------------------------------------------------------
-def map_message_texts(message: dict[str, Any], change: Callable[[str], str], change_json: Callable[[str], str]) -> dict[str, Any]:
-    """A copy of `message` with every text the model reads passed through `change`
-    (content, text parts, refusal) and every tool-call argument string through
-    `change_json`. Ids, names and roles are kept; a participant `name` is dropped (it is
-    free text that may be a person's name, and no model needs it)."""
-    out = {k: v for k, v in message.items() if k != "name" or message["role"] == "function"}
-    content = message.get("content")
-    if isinstance(content, str):
-        out["content"] = change(content)
-    elif isinstance(content, list):
-        out["content"] = [{**part, part["type"]: change(part[part["type"]])} for part in content]
-    if isinstance(message.get("refusal"), str):
-        out["refusal"] = change(message["refusal"])
-    if message.get("tool_calls"):
-        out["tool_calls"] = [
-            {**call, "function": {**call["function"], "arguments": change_json(call["function"]["arguments"])}}
-            for call in message["tool_calls"]
-        ]
-    call = message.get("function_call")
-    if isinstance(call, dict) and isinstance(call.get("arguments"), str):
-        out["function_call"] = {**call, "arguments": change_json(call["arguments"])}
-    return out
-
-
 def message_text(message: dict[str, Any]) -> str:
     """All the text of a message, for identifying a conversation and for the vault."""
     content = message.get("content")
@@ -159,28 +134,9 @@ def message_text(message: dict[str, Any]) -> str:
         text = "\n".join(part[part["type"]] for part in content)
     else:
         text = ""
-    calls = [c["function"]["arguments"] for c in message.get("tool_calls") or []]
+    calls = [c["custom"]["input"] if c.get("type") == "custom" else c["function"]["arguments"]
+             for c in message.get("tool_calls") or []]
     return "\n".join([text, *calls]) if calls else text
-
-
-def json_strings(text: str, change: Callable[[str], str]) -> str:
-    """JSON text with every string value (not the keys) passed through `change`; text
-    that is not JSON is changed as a whole."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return change(text)
-
-    def walk(value: Any) -> Any:
-        if isinstance(value, str):
-            return change(value) if value.strip() else value
-        if isinstance(value, list):
-            return [walk(v) for v in value]
-        if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
-        return value
-
-    return json.dumps(walk(data), ensure_ascii=False)
 
 
 # -- answers ---------------------------------------------------------------------------------------
