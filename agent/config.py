@@ -148,6 +148,7 @@ class LocalModelSettings:
 class HotkeySettings:
     sanitize: str = "<ctrl>+<alt>+s"
     restore: str = "<ctrl>+<alt>+r"
+    undo: str = "<ctrl>+<alt>+z"  # puts back what was copied before the last sanitize
     enabled: bool = True
 
 
