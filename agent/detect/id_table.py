@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from types import ModuleType
 
-from stdnum import luhn
+from stdnum import iban, luhn
 from stdnum.au import tfn as au_tfn
 from stdnum.be import nn as be_nn
 from stdnum.br import cpf as br_cpf
@@ -52,6 +52,7 @@ from stdnum.us import ssn as us_ssn
 from stdnum.za import idnr as za_idnr
 
 from agent.detect.spec import EntityType, Generator, Pattern
+from agent.detect.validators import card_brand
 from agent.detect.wallets import (
     BITCOIN_BASE58,
     BITCOIN_BECH32,
@@ -60,7 +61,7 @@ from agent.detect.wallets import (
     ethereum_valid,
 )
 from agent.entities import Label
-from agent.substitute.id_standins import cn_ric_stand_in
+from agent.substitute.id_standins import card_stand_in, cn_ric_stand_in, iban_stand_in
 from agent.substitute.wallets import bitcoin_stand_in, ethereum_stand_in
 
 ID_HUE = 330
@@ -101,6 +102,12 @@ def _npi(value: str) -> bool:
     health-industry issuer prefix of ISO 7812)."""
     digits = "".join(ch for ch in value if ch.isdigit())
     return len(digits) == 10 and digits[0] in "12" and luhn.is_valid("80840" + digits)
+
+
+def _card(value: str) -> bool:
+    """Luhn-valid with a known network's prefix and length."""
+    digits = "".join(ch for ch in value if ch.isdigit())
+    return luhn.is_valid(digits) and card_brand(digits) is not None
 
 
 def identifier(
@@ -449,5 +456,28 @@ ID_TYPES: tuple[EntityType, ...] = (
         ethereum_valid, (), family="crypto", noun=("wallet address", "wallet addresses"), hue=45, risk=4,
         generate=lambda request: ethereum_stand_in(request.rng, request.real),
         lengths=(42,), examples=("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",),
+    ),
+    # -- payment ----------------------------------------------------------------------
+    identifier(
+        "IBAN", "IBAN (international bank account number)", "",
+        (P(r"[A-Z]{2}\d{2}(?:[ \-]?[A-Z0-9]{4}){2,7}(?:[ \-]?[A-Z0-9]{1,4})?", 0.95),),
+        ("iban", "bank account", "account number", "kontonummer", "número de cuenta", "conto", "rib", "IBAN"),
+        _std(iban), (), label=Label.IBAN, family="bank", noun=("IBAN", "IBANs"), hue=345,
+        generate=lambda request: iban_stand_in(request.rng, request.real),
+        lengths=tuple(range(15, 35)), examples=("GB82 WEST 1234 5698 7654 32",),
+    ),
+    identifier(
+        "CREDIT_CARD", "payment card number", "",
+        (
+            P(r"\d{4}([ .\-]?)\d{4}\1\d{4}\1\d{4}(?:\1?\d{1,3})?", 0.95),
+            P(r"3[47]\d{2}([ .\-]?)\d{6}\1\d{5}", 0.95),
+            P(r"3\d{3}([ .\-]?)\d{6}\1\d{4}", 0.95),
+            P(r"\d{12,19}", 0.9),
+        ),
+        ("card", "credit card", "debit card", "card number", "card no", "visa", "mastercard", "amex", "cc", "payment",
+         "billing", "cvv", "expiry", "karte", "kreditkarte", "tarjeta", "carte", "carta", "cartão"),
+        _card, (), label=Label.CREDIT_CARD, family="card", noun=("card number", "card numbers"), hue=350,
+        generate=lambda request: card_stand_in(request.rng, request.real),
+        lengths=tuple(range(12, 20)), examples=("4111 1111 1111 1111",),
     ),
 )

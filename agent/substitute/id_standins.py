@@ -251,3 +251,33 @@ def constant_positions(kind, value: str) -> frozenset[int]:
         if len(slots) == n:
             return frozenset(i for i, s in enumerate(slots) if s.kind == "=") | _century_positions(slots)
     return frozenset()
+
+
+def iban_stand_in(rng: random.Random, real: str) -> str | None:
+    """An IBAN of the same country and length: new account part, valid mod-97 check
+    digits (python-stdnum's check, without the national rules of the account part)."""
+    from stdnum import iban
+
+    compact = alnum(real)
+    mask = "==CC" + "X" * (len(compact) - 4)
+    return masked_stand_in(rng, real, (mask,), lambda value: iban.is_valid(value, check_country=False))
+
+
+# Leading digits that say which card network a number belongs to (kept, so a Visa stays a Visa).
+_BRAND_PREFIX = {"visa": 1, "mastercard": 2, "amex": 2, "discover": 4, "jcb": 4, "diners": 3, "maestro": 2, "unionpay": 2}
+
+
+def card_stand_in(rng: random.Random, real: str) -> str | None:
+    """A card number of the same network and length, Luhn-valid, no real digit run
+    beyond the network's prefix."""
+    from stdnum import luhn
+
+    from agent.detect.validators import card_brand
+
+    compact = alnum(real)
+    brand = card_brand(compact)
+    keep = _BRAND_PREFIX.get(brand or "", 1)
+    if brand == "discover" and not compact.startswith("6011"):
+        keep = 2
+    mask = "=" * keep + "#" * (len(compact) - keep - 1) + "C"
+    return masked_stand_in(rng, real, (mask,), lambda value: luhn.is_valid(alnum(value)) and card_brand(value) == brand)
