@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from vault_support import FAST_N, _vault_env, vault_path  # noqa: F401
 
-from agent.session.conversation import MessageState
 from agent.entities import Action, Label
+from agent.session.conversation import MapEntry, MessageState
 from agent.vault import VaultStore, db, schema
 from agent.vault.keys import SecretSource, new_header, write_header
 
@@ -115,10 +115,64 @@ def test_a_failing_migration_leaves_the_previous_version(vault_path, monkeypatch
 def test_labels_unknown_to_this_version_still_load(vault_path):
     conn = _vault_at(vault_path, schema.CURRENT_VERSION)
     _v1_rows(conn)
+    # As a newer Veil writes rows: with their folded keys (schema v4).
+    conn.execute("UPDATE entities SET real_key = lower(real), stand_in_key = lower(stand_in)")
     conn.execute(
-        "INSERT INTO entities (conversation_id, real, stand_in, label, action, first_seen) "
-        "VALUES ('c1', 'X-42', 'Y-17', 'FUTURE_LABEL', 'replace', 1.0)"
+        "INSERT INTO entities (conversation_id, real, stand_in, label, action, first_seen, real_key, stand_in_key) "
+        "VALUES ('c1', 'X-42', 'Y-17', 'FUTURE_LABEL', 'replace', 1.0, 'x-42', 'y-17')"
     )
     conn.close()
     with VaultStore(vault_path, passphrase=PASS) as store:
         assert store.load_conversation("c1").lookup_real("X-42").label is Label.MISC
+
+
+def test_v3_maps_with_racing_duplicates_migrate_without_losing_a_row(vault_path):
+    """Before v4 two processes could give one stand-in two values, or one value two
+    stand-ins. The first row of a stand-in keeps it (what restore used); a later one for
+    another value is retired (kept, not used); a second stand-in of a value restores to it."""
+    conn = _vault_at(vault_path, 3)
+    conn.execute("INSERT INTO conversations VALUES ('c1', 1, 't', 1000.0, 2000.0)")
+    conn.execute("INSERT INTO conversations VALUES ('c2', 2, 't', 1000.0, 2000.0)")
+    rows = [
+        ("c1", "+1 415-720-3301", "+1 415-555-0101", "PHONE", "replace"),
+        ("c1", "+1 628-720-3302", "+1 415-555-0101", "PHONE", "replace"),  # same stand-in, other value
+        ("c1", "+1 628-720-3302", "+1 628-555-0102", "PHONE", "replace"),  # that value, its own stand-in
+        ("c1", "Sarah Mitchell", "Jane Doe", "PERSON", "replace"),
+        ("c1", "Sarah Mitchell", "Kim Park", "PERSON", "replace"),  # one value, a second stand-in
+        ("c1", "SARAH MITCHELL", "JANE DOE", "PERSON", "replace"),  # a case variant
+        ("c1", "+1 212-720-3303", "[PHONE_1]", "PHONE", "label"),
+        ("c1", "+1 212-720-3304", "[PHONE_1]", "PHONE", "label"),  # same label, other value
+        ("c2", "+1 628-720-3302", "+1 415-555-0101", "PHONE", "replace"),  # another conversation: its own map
+    ]
+    for n, row in enumerate(rows):
+        conn.execute(
+            "INSERT INTO entities (conversation_id, real, stand_in, label, action, first_seen) VALUES (?, ?, ?, ?, ?, ?)",
+            (*row, 1000.0 + n),
+        )
+    conn.close()
+
+    with VaultStore(vault_path, passphrase=PASS) as store:
+        assert store.status().schema_version == schema.CURRENT_VERSION
+        assert store.status().entities == len(rows)  # nothing deleted
+        export = store.export_conversation("c1", include_real=True)
+        assert [e["role"] for e in export["entities"]] == [
+            "value", "retired", "value", "value", "variant", "variant", "value", "retired",
+        ]
+        conv = store.load_conversation("c1")
+        assert conv.lookup_stand_in("+1 415-555-0101").real == "+1 415-720-3301"
+        assert conv.lookup_real("+1 628-720-3302").stand_in == "+1 628-555-0102"
+        assert conv.lookup_real("Sarah Mitchell").stand_in == "Jane Doe"
+        from agent.restore.restorer import Restorer
+
+        restored = Restorer().restore(
+            "Ring +1 415-555-0101 or +1 628-555-0102; Jane Doe (Kim Park) and [PHONE_1].", conv
+        ).text
+        assert restored == (
+            "Ring +1 415-720-3301 or +1 628-720-3302; Sarah Mitchell (Sarah Mitchell) and +1 212-720-3303."
+        )
+        assert store.load_conversation("c2").lookup_stand_in("+1 415-555-0101").real == "+1 628-720-3302"
+        # A value whose only row was retired gets a fresh stand-in when it comes again.
+        assert conv.lookup_real("+1 212-720-3304") is None
+        conv.add_entry(MapEntry("+1 212-720-3304", "[PHONE_2]", Label.PHONE, Action.LABEL))
+        store.save_conversation(conv)
+        assert store.load_conversation("c1").lookup_stand_in("[PHONE_2]").real == "+1 212-720-3304"

@@ -89,16 +89,16 @@ def _close(store) -> None:
 
 def _sanitize(args: argparse.Namespace, engine, store) -> int:
     from agent.engine.core import InputRejected
+    from agent.session.conversation import MapConflict, sanitize_and_save
 
     if args.jsonl:
         return _sanitize_lines(engine, store)
     text = read_stdin_text()
     conversation = get_or_create(store, args.conversation)
     try:
-        result = engine.sanitize(text, conversation)
-    except InputRejected as exc:
+        result = sanitize_and_save(engine, store, conversation, text)
+    except (InputRejected, MapConflict) as exc:
         raise CliError(str(exc)) from None
-    store.save_conversation(conversation)
     for warning in result.warnings:
         print(f"veil: warning: {warning}", file=sys.stderr)
     if args.json:
@@ -115,6 +115,7 @@ def _sanitize(args: argparse.Namespace, engine, store) -> int:
 def _sanitize_lines(engine, store) -> int:
     """One JSON object per line in and out, flushed per line, so a harness can drive it."""
     from agent.engine.core import InputRejected
+    from agent.session.conversation import MapConflict, sanitize_and_save
 
     conversations: dict[str, object] = {}
     for number, line in enumerate(sys.stdin, 1):
@@ -138,11 +139,10 @@ def _sanitize_lines(engine, store) -> int:
         else:
             conversation = store.create_conversation()
         try:
-            result = engine.sanitize(text, conversation)
-            store.save_conversation(conversation)
+            result = sanitize_and_save(engine, store, conversation, text)
             out = {"id": item.get("id"), "sanitized": result.sanitized,
                    "entities": [e.to_json() for e in result.entities], "conversation": conversation.id}
-        except InputRejected as exc:
+        except (InputRejected, MapConflict) as exc:
             out = {"id": item.get("id"), "error": str(exc)}
         print(json.dumps(out, ensure_ascii=False), flush=True)
     return 0

@@ -78,6 +78,9 @@ class DryRun:
     base_entries: int  # the conversation's map size it was computed against
     overrides: dict[str, Action] = field(default_factory=dict)
     seconds: float = 0.0
+    # The conversation's map revision it was computed against: the map may change without
+    # growing (entries another process stored replace ones that could not be stored).
+    base_revision: int | None = None
 
 
 def apply_entries(conversation: Conversation, entries: list[MapEntry]) -> None:
@@ -387,16 +390,19 @@ class EngineHost:
         self, text: str, conversation: Conversation, overrides: Mapping[str, Action] | None = None
     ) -> DryRun:
         """What sanitize would give, without changing the conversation (for previews)."""
+        revision = conversation.revision  # read first: a change after it only makes commit refuse
         state = ConversationState.of(conversation)
         began = time.perf_counter()
         result, entries = self._call("sanitize", state, text, dict(overrides or {}))
         return DryRun(result, entries, conversation.id, len(state.entries), dict(overrides or {}),
-                      time.perf_counter() - began)
+                      time.perf_counter() - began, revision)
 
     def commit(self, conversation: Conversation, draft: DryRun) -> bool:
         """Add a dry run's map entries to the conversation. False (nothing added) when the
         conversation changed since, so the caller sanitizes again."""
         if draft.conversation_id != conversation.id or len(conversation.entries) != draft.base_entries:
+            return False
+        if draft.base_revision is not None and conversation.revision != draft.base_revision:
             return False
         apply_entries(conversation, draft.new_entries)
         return True

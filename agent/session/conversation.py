@@ -4,6 +4,12 @@ the store interface that keeps them.
 The map is what makes Veil consistent: the same real value always gets the same
 stand-in within a conversation, and a later message that mentions it (even partly)
 reuses it. Different conversations have different seeds, so nothing links them.
+
+Several processes may add to one conversation's map at once (the tray app, `veil serve`
+and the CLI share the vault). A store persists new entries in one transaction that
+checks them against what the others stored meanwhile; when one clashes (the value got
+another stand-in elsewhere, or the stand-in was taken) it raises MapConflict, and the
+text must be sanitized again: `render_and_store` does that loop for every caller.
 """
 
 from __future__ import annotations
@@ -12,10 +18,10 @@ import secrets
 import threading
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from agent.entities import Action, Label
 
@@ -87,8 +93,19 @@ class ConversationNotFound(KeyError):
         return f"no conversation with id {self.conversation_id!r}"
 
 
+class MapConflict(RuntimeError):
+    """Storing the map failed because another process (or another copy of this
+    conversation) mapped one of the same values to another stand-in, or gave one of
+    these stand-ins to another value, since this copy last read the map. Nothing was
+    stored; the conversation has dropped its unsaved entries and learnt the stored ones,
+    so sanitizing the text again gives stand-ins that agree with the vault."""
+
+
 class Conversation:
-    """In-memory state of one conversation. Thread-safe for one writer and many readers."""
+    """In-memory state of one conversation. Thread-safe for one writer and many readers.
+
+    `synced_through` is the store's own bookkeeping: the last stored map row this copy
+    has seen (0 for a conversation that was never stored)."""
 
     def __init__(
         self,
@@ -112,6 +129,7 @@ class Conversation:
         self._unsaved: list[MapEntry] = []
         self.revision = 0  # bumped on every map change: caches of the compiled map key on it
         self._unsaved_choices: list[EntityChoice] = []
+        self.synced_through = 0
         for entry in entries:
             self._index(entry)
         for choice in choices:
@@ -181,6 +199,39 @@ class Conversation:
             out, self._unsaved = self._unsaved, []
             return out
 
+    def absorb(self, entries: Iterable[MapEntry], synced_through: int) -> int:
+        """Learn entries another process stored (a store calls this). An entry already
+        known (same value, stand-in and action) is skipped. Returns how many were new."""
+        with self._lock:
+            known = {(e.real, e.stand_in, e.action) for e in self._entries}
+            added = 0
+            for entry in entries:
+                if (entry.real, entry.stand_in, entry.action) not in known:
+                    known.add((entry.real, entry.stand_in, entry.action))
+                    self._index(entry)
+                    added += 1
+            self.synced_through = max(self.synced_through, synced_through)
+            return added
+
+    def forget(self, entries: Iterable[MapEntry]) -> None:
+        """Drop entries that could not be stored (a store calls this on MapConflict):
+        no text that uses them was kept, and their values must be mapped again."""
+        with self._lock:
+            gone = list(entries)
+            if not gone:
+                return
+            kept = list(self._entries)
+            for entry in gone:
+                for i in range(len(kept) - 1, -1, -1):
+                    if kept[i] is entry:
+                        del kept[i]
+                        break
+            self._unsaved = [e for e in self._unsaved if all(e is not g for g in gone)]
+            self._entries, self._by_real, self._by_stand_in = [], {}, {}
+            for entry in kept:
+                self._index(entry)
+            self.revision += 1
+
     # -- the user's choices -----------------------------------------------------------
     def choice_for(self, real: str) -> Action | None:
         with self._lock:
@@ -224,7 +275,13 @@ class ConversationStore(Protocol):
         ...
 
     def save_conversation(self, conversation: Conversation) -> None:
-        """Persist the conversation's unsaved map entries and choices (and its title)."""
+        """Persist the conversation's unsaved map entries and choices (and its title).
+        Raises MapConflict when another process stored a clashing entry meanwhile."""
+        ...
+
+    def refresh_conversation(self, conversation: Conversation) -> int:
+        """Teach an open conversation the map entries others stored since it was loaded
+        (returns how many)."""
         ...
 
     def list_conversations(self) -> list[ConversationSummary]: ...
@@ -268,6 +325,9 @@ class MemoryStore:
                 return self._conversations[conversation_id]
             except KeyError:
                 raise ConversationNotFound(conversation_id) from None
+
+    def refresh_conversation(self, conversation: Conversation) -> int:
+        return 0  # one process, one copy of each conversation: nothing to learn
 
     def save_conversation(self, conversation: Conversation) -> None:
         with self._lock:
@@ -323,3 +383,56 @@ class MemoryStore:
             self.load_conversation(conversation_id)
             return list(self._messages[conversation_id])
 
+
+
+Rendered = TypeVar("Rendered")
+
+# A clash needs another process to store a clashing entry between our read and our
+# write; each attempt re-reads first, so more than a few in a row means something is off.
+MAX_RENDER_ATTEMPTS = 8
+
+
+def render_and_store(
+    store: ConversationStore,
+    conversation: Conversation,
+    render: Callable[[], Rendered],
+    persist: Callable[[Rendered], object],
+    *,
+    first: Rendered | None = None,
+) -> Rendered:
+    """Sanitize with the conversation's map and store the result with the entries it
+    added, so that what is sent always agrees with the vault.
+
+    `render` sanitizes (adding map entries to `conversation`); `persist` stores its
+    result together with the conversation's unsaved entries in one transaction
+    (save_turn / save_conversation). Before each render the conversation learns what
+    other processes stored; when storing raises MapConflict the text is rendered again
+    against the map as stored. `first`: a result rendered already (the preview the user
+    saw), stored as it is unless it clashes. Returns the result that was stored.
+    Raises MapConflict after MAX_RENDER_ATTEMPTS clashes in a row."""
+    result = first
+    for _ in range(MAX_RENDER_ATTEMPTS):
+        if result is None:
+            store.refresh_conversation(conversation)
+            result = render()
+        try:
+            persist(result)
+            return result
+        except MapConflict:
+            result = None
+    raise MapConflict(
+        "other Veil processes kept changing this conversation's map while it was being stored; "
+        "nothing was sent, try again"
+    )
+
+
+def sanitize_and_save(engine, store: ConversationStore, conversation: Conversation, text: str, overrides=None):
+    """`engine.sanitize` and `store.save_conversation` as one step that other processes
+    cannot split (render_and_store): the result's stand-ins are the ones in the store.
+    `engine`: anything with Engine.sanitize (Engine, EngineHost)."""
+    return render_and_store(
+        store,
+        conversation,
+        lambda: engine.sanitize(text, conversation, overrides),
+        lambda _result: store.save_conversation(conversation),
+    )

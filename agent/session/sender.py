@@ -24,10 +24,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from agent.session.conversation import Conversation, ConversationStore, Message, MessageState
+from agent.session.conversation import Conversation, ConversationStore, Message, MessageState, render_and_store
 from agent.entities import Action, RestoredSpan, RestoreResult, SanitizeResult
 from agent.providers.base import CancelToken, ChatMessage, GenerationParams, Provider
 from agent.providers.errors import Cancelled, MissingApiKey, ProviderError
@@ -246,17 +246,16 @@ class Sender:
             from agent.engine.core import InputRejected
 
             raise InputRejected("nothing to send: the message is empty")
-        if sanitized is None or sanitized.original != text:
-            sanitized = self.engine.sanitize(text, conversation, overrides)
+        given = sanitized if sanitized is not None and sanitized.original == text else None
         message = Message(
             conversation_id=conversation.id,
             typed=text,
-            sent=sanitized.sanitized,
             state=MessageState.SENDING,
             provider=self.provider.kind,
             model=self.model,
         )
-        return self._start(conversation, message, sanitized, cancel, started)
+        return self._start(conversation, message, lambda: self.engine.sanitize(text, conversation, overrides),
+                           given, cancel, started)
 
     def retry(
         self, conversation: Conversation, message_id: int, *, cancel: CancelToken | threading.Event | None = None
@@ -269,13 +268,12 @@ class Sender:
         if message.state not in RETRYABLE_STATES:
             raise MessageNotRetryable(f"message {message_id} is {message.state.value}; only unsent or failed messages are sent again")
         # Sanitize again: the map is the conversation's, so the stand-ins are the same.
-        sanitized = self.engine.sanitize(message.typed, conversation)
-        message.sent = sanitized.sanitized
         message.received = message.shown = message.error = ""
         message.state = MessageState.SENDING
         message.provider = self.provider.kind
         message.model = self.model
-        return self._start(conversation, message, sanitized, cancel, started)
+        return self._start(conversation, message, lambda: self.engine.sanitize(message.typed, conversation),
+                           None, cancel, started)
 
     def history(self, conversation_id: str, before: int | None = None) -> list[ChatMessage]:
         """Earlier answered turns as they were sent and received: stand-ins, never real values."""
@@ -293,7 +291,8 @@ class Sender:
         self,
         conversation: Conversation,
         message: Message,
-        sanitized: SanitizeResult,
+        sanitize: Callable[[], SanitizeResult],
+        sanitized: SanitizeResult | None,
         cancel: CancelToken | threading.Event | None,
         started: float,
     ) -> SendStream:
@@ -301,7 +300,14 @@ class Sender:
             conversation.title = _title_for(message.typed)
         retrying = message.id is not None
         history = self.history(conversation.id, before=message.id if retrying else None)
-        self._store_turn(conversation, message)
+
+        def store(result: SanitizeResult) -> None:
+            message.sent = result.sanitized
+            self._store_turn(conversation, message)
+
+        # Sanitized again when another process stored clashing map entries meanwhile, so
+        # what is sent is what the vault can restore (agent.session.conversation).
+        sanitized = render_and_store(self.store, conversation, sanitize, store, first=sanitized)
         request = [*([ChatMessage("system", self.system_prompt)] if self.system_prompt else []), *history,
                    ChatMessage("user", sanitized.sanitized)]
         reply = SendStream(self, conversation, message, sanitized, request, self.model, cancel, started)

@@ -5,8 +5,10 @@ always at exactly one version. Never edit a released migration: add a new one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from agent.vault.entity_map import RETIRED, VALUE, classify_rows
 from agent.vault.errors import VaultTooNew
 
 
@@ -14,7 +16,9 @@ from agent.vault.errors import VaultTooNew
 class Migration:
     version: int
     what: str
-    statements: tuple[str, ...]
+    # SQL, or a function of the connection for what SQL cannot do (folding text the
+    # way Python does); run in order, in the migration's transaction.
+    statements: tuple[str | Callable[..., object], ...]
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -104,6 +108,26 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX conversations_by_update ON conversations(updated_at)",
         ),
     ),
+    Migration(
+        4,
+        "one stand-in per value and one value per stand-in in each conversation (entity roles, keys, unique indexes)",
+        (
+            "ALTER TABLE entities ADD COLUMN real_key TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE entities ADD COLUMN stand_in_key TEXT NOT NULL DEFAULT ''",
+            f"ALTER TABLE entities ADD COLUMN role TEXT NOT NULL DEFAULT '{VALUE}'",
+            classify_rows,  # rows from racing processes become variants or are retired, none deleted
+            f"CREATE UNIQUE INDEX entities_one_stand_in ON entities(conversation_id, stand_in_key) WHERE role = '{VALUE}'",
+            f"CREATE UNIQUE INDEX entities_one_per_value ON entities(conversation_id, action, real_key) WHERE role = '{VALUE}'",
+            "CREATE INDEX entities_by_real_key ON entities(conversation_id, real_key)",
+            "CREATE INDEX entities_by_stand_in_key ON entities(conversation_id, stand_in_key)",
+            # Whatever the role, a stand-in in use stands for one value.
+            f"""CREATE TRIGGER entities_stand_in_means_one_value BEFORE INSERT ON entities
+                WHEN NEW.role != '{RETIRED}' AND EXISTS (
+                    SELECT 1 FROM entities WHERE conversation_id = NEW.conversation_id
+                    AND stand_in_key = NEW.stand_in_key AND real_key != NEW.real_key AND role != '{RETIRED}')
+                BEGIN SELECT RAISE(ABORT, 'this stand-in already stands for another value'); END""",
+        ),
+    ),
 )
 
 CURRENT_VERSION = MIGRATIONS[-1].version
@@ -135,7 +159,10 @@ def migrate(conn, target: int = CURRENT_VERSION) -> list[int]:
                 conn.execute("COMMIT")
                 continue
             for statement in migration.statements:
-                conn.execute(statement)
+                if callable(statement):
+                    statement(conn)
+                else:
+                    conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {int(migration.version)}")
             conn.execute("COMMIT")
         except BaseException:

@@ -32,13 +32,14 @@ from agent.session.conversation import (
     ConversationNotFound,
     ConversationSummary,
     EntityChoice,
+    MapConflict,
     MapEntry,
     Message,
     MessageState,
     fold,
 )
 from agent.entities import Action, Label
-from agent.vault import db
+from agent.vault import db, entity_map
 from agent.vault.errors import (
     KeyUnavailable,
     VaultCorrupt,
@@ -574,14 +575,7 @@ class VaultStore:
             ).fetchone()
             if row is None:
                 raise ConversationNotFound(conversation_id)
-            entries = [
-                MapEntry(real, stand_in, _label(label), Action(action), first_seen, parent)
-                for real, stand_in, label, action, first_seen, parent in conn.execute(
-                    "SELECT real, stand_in, label, action, first_seen, parent FROM entities "
-                    "WHERE conversation_id = ? ORDER BY id",
-                    (conversation_id,),
-                )
-            ]
+            entries, synced_through = entity_map.load_entries(conn, conversation_id)
             choices = [
                 EntityChoice(real, _label(label), Action(action), chosen_at)
                 for real, label, action, chosen_at in conn.execute(
@@ -591,38 +585,63 @@ class VaultStore:
                 )
             ]
         seed, title, created_at = row
-        return Conversation(
+        conversation = Conversation(
             conversation_id, seed=seed, title=title, created_at=created_at, entries=entries, choices=choices
         )
+        conversation.synced_through = synced_through
+        return conversation
+
+    def refresh_conversation(self, conversation: Conversation) -> int:
+        """Teach an open conversation the map entries other processes (or other copies
+        of it) stored since it was loaded or last stored; returns how many it learnt.
+        Long-running processes call this before sanitizing (render_and_store does)."""
+        with self._read() as conn:
+            entries, last = entity_map.entries_after(conn, conversation.id, conversation.synced_through)
+        return conversation.absorb(entries, last)
 
     def save_conversation(self, conversation: Conversation) -> None:
         """Persist the unsaved map entries and choices, and the title (one transaction).
-        If it fails (disk full...), the entries are kept and go with the next save."""
-        entries, choices = self._take_unsaved(conversation)
-        try:
-            with self._write() as conn:
-                self._persist(conn, conversation, entries, choices)
-        except BaseException:
-            self._give_back(conversation.id, entries, choices)
-            raise
+        If it fails (disk full...), the entries are kept and go with the next save.
+        Raises MapConflict (nothing stored, the conversation re-synced) when another
+        process stored a clashing entry since this conversation last read the map."""
+        self._store_map(conversation, None)
 
     def save_turn(self, conversation: Conversation, message: Message) -> Message:
         """The conversation's new map entries and choices plus one message (added if it
         has no id, else updated) in ONE transaction: use this when sending, so the vault
-        never holds a sent text whose stand-ins it cannot restore."""
+        never holds a sent text whose stand-ins it cannot restore. Raises MapConflict
+        like save_conversation (the message is then not stored either)."""
         if message.conversation_id != conversation.id:
             raise ValueError("the message belongs to another conversation")
-        entries, choices = self._take_unsaved(conversation)
-        try:
-            with self._write() as conn:
-                self._persist(conn, conversation, entries, choices)
-                new_id = self._write_message(conn, message)
-        except BaseException:
-            self._give_back(conversation.id, entries, choices)
-            raise
+        new_id = self._store_map(conversation, message)
         if new_id is not None:
             message.id = new_id
         return message
+
+    def _store_map(self, conversation: Conversation, message: Message | None) -> int | None:
+        entries, choices = self._take_unsaved(conversation)
+        try:
+            with self._write() as conn:
+                learnt, last = entity_map.entries_after(conn, conversation.id, conversation.synced_through)
+                self._persist(conn, conversation, entries, choices)
+                new_id = self._write_message(conn, message) if message is not None else None
+                last = max(last, entity_map.last_row_id(conn, conversation.id))
+        except entity_map.AllocationClash as clash:
+            # Rolled back. The entries this copy made cannot be kept: it forgets them and
+            # learns the stored map, and the caller sanitizes again (render_and_store).
+            self._give_back(conversation.id, [], choices)
+            with self._read() as conn:
+                stored, last = entity_map.entries_after(conn, conversation.id, conversation.synced_through)
+            conversation.forget(entries)
+            conversation.absorb(stored, last)
+            raise MapConflict(
+                f"{clash.clash.reason} ({clash.clash.entry.label.value}); sanitize the text again"
+            ) from None
+        except BaseException:
+            self._give_back(conversation.id, entries, choices)
+            raise
+        conversation.absorb(learnt, last)
+        return new_id
 
     def list_conversations(self) -> list[ConversationSummary]:
         with self._read() as conn:
@@ -712,14 +731,7 @@ class VaultStore:
             "ON CONFLICT(id) DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at",
             (conversation.id, conversation.seed, conversation.title, conversation.created_at, now),
         )
-        conn.executemany(
-            "INSERT OR IGNORE INTO entities (conversation_id, real, stand_in, label, action, first_seen, parent) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (conversation.id, e.real, e.stand_in, e.label.value, e.action.value, e.first_seen, e.parent)
-                for e in entries
-            ],
-        )
+        entity_map.insert_entries(conn, conversation.id, entries)
         conn.executemany(
             "INSERT INTO choices (conversation_id, real_key, real, label, action, chosen_at) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(conversation_id, real_key) DO UPDATE SET "
@@ -891,7 +903,7 @@ class VaultStore:
                 (conversation_id,),
             ).fetchall()
             entities = conn.execute(
-                "SELECT real, stand_in, label, action, first_seen, parent FROM entities "
+                "SELECT real, stand_in, label, action, first_seen, parent, role FROM entities "
                 "WHERE conversation_id = ? ORDER BY id",
                 (conversation_id,),
             ).fetchall()
@@ -926,8 +938,8 @@ class VaultStore:
             if include_real:
                 item.update(typed=typed, shown=shown)
             out["messages"].append(item)
-        for real, stand_in, label, action, first_seen, parent in entities:
-            item = {"stand_in": stand_in, "label": label, "action": action, "first_seen": first_seen}
+        for real, stand_in, label, action, first_seen, parent, role in entities:
+            item = {"stand_in": stand_in, "label": label, "action": action, "first_seen": first_seen, "role": role}
             if include_real:
                 item.update(real=real, parent=parent)
             out["entities"].append(item)
