@@ -17,6 +17,8 @@ from functools import lru_cache
 from agent import paths
 from agent.entities import Label, Span
 from agent.knowledge.names import lexicon
+from agent.knowledge.org_words import ENDS_WITH_PRIVATE_LEGAL_FORM
+from agent.knowledge.person_words import RELATION_PATTERN
 from agent.knowledge.places import is_known_place
 
 
@@ -204,11 +206,7 @@ _STORY_TASK = re.compile(
 )
 _SELF_NAME = re.compile(r"(?i)\b(?:my name is|i am|i'm|call me|named|called|sign(?:ed)? (?:it )?(?:as|with)?)\s*['\"“]?$")
 _RELATION_BEFORE = re.compile(
-    r"(?i)\b(?:my|our|his|her|their|your)\s+(?:[a-z\-]+\s+){0,2}?(?:friend|colleague|boss|manager|wife|husband|son|daughter|"
-    r"brother|sister|mother|father|mom|mum|dad|partner|client|customer|neighbou?r|landlord|tenant|"
-    r"student|teacher|doctor|lawyer|coworker|co-worker|girlfriend|boyfriend|cousin|niece|nephew|"
-    r"uncle|aunt|grandma|grandpa|grandmother|grandfather|kid|child|baby|team ?mate|employee|"
-    r"assistant|intern|roommate|ex|fianc[eé]e?|bff|dog|cat|pet)s?,?\s+(?:named\s+|called\s+)?$"
+    rf"(?i)\b(?:my|our|his|her|their|your)\s+(?:[a-z\-]+\s+){{0,2}}?(?:{RELATION_PATTERN})s?,?\s+(?:named\s+|called\s+)?$"
 )
 _CASUAL_SUBJECT_AFTER = re.compile(
     r"^\s*(?:has|had|have|is|was|wants|wanted|needs|needed|bought|buys|sold|sells|works|worked|lives|"
@@ -301,7 +299,7 @@ class RelevanceRules:
     def _org(self, span: Span, before: str, after: str, whole: str) -> Verdict:
         if _PERSONAL_ORG.search(before):
             return Verdict(False, 0.85, "your organisation or client")
-        if re.search(r"(?i)\b(?:GmbH|Ltd|LLC|L\.L\.C\.|LLP|Pty|S\.?A\.?R\.?L|S\.?R\.?L|B\.?V|Oy|AB|AS|ApS|Sp\. z o\.o\.)\.?$", span.text):
+        if ENDS_WITH_PRIVATE_LEGAL_FORM.search(span.text):
             return Verdict(False, 0.75, "a private company")
         if is_public(span.text, Label.ORG) or is_public(span.text, Label.MISC) or self._public_prefix(span.text):
             return Verdict(True, 0.85, "well-known organisation")

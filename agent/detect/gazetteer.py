@@ -14,8 +14,9 @@ from functools import lru_cache
 
 from agent import paths
 from agent.detect.base import DetectionContext
-from agent.detect.ner import NOT_ENTITIES
 from agent.entities import Label, Span
+from agent.knowledge.not_names import NOT_ENTITIES
+from agent.knowledge.org_words import AMBIGUOUS_LEGAL_FORMS, LEGAL_FORMS, legal_form_alternation
 from agent.knowledge.places import is_known_place, places
 from agent.knowledge.words import is_common_word
 
@@ -39,8 +40,8 @@ def _known_orgs() -> re.Pattern[str] | None:
 # PascalCase with an inner capital ("PulseAI", "ClickPhobia"); camelCase is code.
 # "Globex LLC", "Brightwave Ltd", "Acme Holdings GmbH": capitalised words + a legal form.
 _LEGAL_NAME = re.compile(
-    r"\b(?:[A-Z][\w&'’\-]*\s+){1,4}(?:Inc|LLC|L\.L\.C\.|Ltd|Limited|GmbH|AG|PLC|plc|LLP|Corp|Corporation|"
-    r"Co\.|S\.A\.|SA|SAS|SARL|S\.r\.l\.|Srl|S\.p\.A\.|SpA|B\.V\.|BV|N\.V\.|NV|Oy|AB|ApS|A/S|Pty|KG|SE)\b\.?"
+    rf"\b(?:[A-Z][\w&'’\-]*\s+){{1,4}}"
+    rf"(?:{legal_form_alternation(f for f in LEGAL_FORMS if f not in AMBIGUOUS_LEGAL_FORMS)})\b\.?"
 )
 _CAMEL = re.compile(r"(?<![\w@./\\-])[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+[A-Z]*(?![\w@./\\-])")
 _CODE = re.compile(r"[{};=]|\(\)|=>|->|::")

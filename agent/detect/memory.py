@@ -9,13 +9,13 @@ import threading
 import weakref
 from dataclasses import dataclass
 
-from agent.session.conversation import Conversation, MapEntry, fold
 from agent.detect.base import DetectionContext
-from agent.detect.person_names import CALENDAR_WORDS, TITLES
 from agent.detect.validators import digits_of
 from agent.entities import Action, Label, Span
+from agent.knowledge.not_names import CALENDAR_WORDS
+from agent.knowledge.person_words import TITLE_WORDS
+from agent.session.conversation import Conversation, MapEntry, fold
 
-_TITLE_WORDS = frozenset(t.casefold() for t in TITLES.split("|"))
 _PHONE_LIKE = re.compile(r"\+?\(?\d[\d\s().\-]{5,}\d")
 
 
@@ -30,7 +30,7 @@ class _Needle:
 def name_parts(real: str) -> list[str]:
     """The parts of a multi-word name that identify the person on their own."""
     tokens = [t.strip(",.") for t in real.split()]
-    tokens = [t for t in tokens if t.casefold().rstrip(".") not in _TITLE_WORDS]
+    tokens = [t for t in tokens if t.casefold().rstrip(".") not in TITLE_WORDS]
     if len(tokens) < 2:
         return []
     # "May" of "May Chen" alone is more often the month: months and weekdays are not parts.

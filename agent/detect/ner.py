@@ -9,7 +9,8 @@ from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.knowledge.names import lexicon
-from agent.knowledge.org_words import GENERIC_ORG_WORDS, is_generic_org
+from agent.knowledge.not_names import NOT_ENTITIES
+from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM, GENERIC_ORG_WORDS, is_generic_org
 from agent.knowledge.places import is_known_place, place_kind
 
 LABEL_MAP = {
@@ -35,13 +36,6 @@ _CONTRACTION = re.compile(r"(?i)\w{0,2}['’]\w{1,2}")  # "n’t", "I'm": never 
 # Verbs that open prompts and that NER likes to take into a name ("Email Sarah").
 _IMPERATIVES = frozenset(
     ["email", "e-mail", "call", "text", "ask", "tell", "message", "ping", "invite", "thank", "remind", "meet", "contact", "write", "send", "cc", "dear", "hi", "hello", "hey", "thanks", "congratulate", "congrats", "wish", "help"]
-)
-_LEGAL_SUFFIX = re.compile(
-    r"(?i)\b(?:inc|llc|ltd|limited|gmbh|ag|plc|llp|corp|corporation|co|company|s\.a|sa|bv|nv|oy|ab|pty|srl|sarl|spa)\.?$"
-)
-# Acronyms NER likes to call organisations that are really common nouns of the trade.
-NOT_ENTITIES = frozenset(
-    ["iban", "ssn", "api", "url", "uri", "pdf", "ceo", "cto", "cfo", "coo", "cmo", "vp", "svp", "evp", "hr", "it", "ai", "ml", "dl", "rl", "nlp", "ner", "faq", "id", "uuid", "guid", "ip", "vpn", "dob", "gpt", "llm", "rag", "sql", "nosql", "html", "css", "json", "xml", "yaml", "toml", "csv", "tsv", "seo", "sem", "ppc", "cta", "kpi", "okr", "roi", "b2b", "b2c", "saas", "paas", "iaas", "usb", "cpu", "gpu", "tpu", "ram", "rom", "ssd", "hdd", "os", "ios", "ui", "ux", "qa", "pm", "am", "dm", "dms", "sms", "mms", "otp", "pin", "atm", "eta", "asap", "fyi", "diy", "aka", "etc", "rsvp", "nb", "ps", "tbd", "tba", "nda", "gdpr", "hipaa", "ccpa", "crm", "erp", "cv", "pr", "mba", "phd", "bsc", "msc", "md", "cpa", "tv", "dvd", "mp3", "mp4", "wav", "png", "jpg", "jpeg", "gif", "svg", "docx", "xlsx", "pptx", "sdk", "ide", "cli", "gui", "http", "https", "dns", "ssh", "ftp", "sftp", "smtp", "imap", "tcp", "udp", "lan", "wan", "wifi", "ok", "lol", "omg", "btw", "imo", "imho", "tbh", "idk", "irl", "rip", "afk", "nsfw", "todo", "fixme", "readme", "jwt", "oauth", "sso", "mfa", "otp", "php", "jsx", "tsx", "npm", "aws", "gcp", "oop", "mvc", "mvvm", "tdd", "bdd", "ci", "cd", "devops", "cnn", "rnn", "lstm", "gan", "vae", "bert", "gpu", "est", "pst", "gmt", "utc", "cet", "usd", "eur", "gbp", "jpy", "inr", "cad", "aud", "cny", "vat", "gst", "llc", "inc", "ltd", "gmbh", "plc", "dr", "mr", "mrs", "ms", "prof", "jr", "sr", "the", "and", "for", "you", "not", "but", "all", "any", "can", "her", "was", "one", "our", "out", "day", "get", "has", "him", "his", "how", "man", "new", "now", "old", "see", "two", "way", "who", "boy", "did", "its", "let", "put", "say", "she", "too", "use", "yes", "no", "abc", "xyz", "tldr", "fwiw", "asap", "pov", "diy", "vm", "db", "lan", "ssl", "tls", "pgp", "gpg", "cms", "cdn"]
 )
 _LEADING = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|dear|hi|hello|hey)\s+", re.IGNORECASE)
 
@@ -85,7 +79,7 @@ class SpacyNerDetector:
                 continue  # "the Union", "the Court": a kind of organisation, not one
             if ent.label_ == "FAC" and any(w.strip("'’s").casefold() in GENERIC_ORG_WORDS for w in value.split()[1:]):
                 label = Label.ORG  # "St. Luke's Hospital", "Lincoln Elementary School"
-            if label is not Label.DATE and len(value.split()) > 1 and _LEGAL_SUFFIX.search(value):
+            if label is not Label.DATE and len(value.split()) > 1 and ENDS_WITH_LEGAL_FORM.search(value):
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
             elif label is Label.ORG and " " not in value and place_kind(value)[0] in ("country", "state", "continent", "region"):
                 label = Label.LOCATION  # "APAC", "EMEA": regions NER took for organisations
@@ -106,7 +100,7 @@ class SpacyNerDetector:
                 and value.istitle()
                 and len(names.info(value.split()[0]).first_in - {"en"}) >= 2
                 and not is_known_place(value)
-                and not _LEGAL_SUFFIX.search(value)
+                and not ENDS_WITH_LEGAL_FORM.search(value)
             ):
                 label = Label.PERSON  # "Marcy is a black cat", "Marcus Feld from...": a name
             score = _BASE_SCORE[label]

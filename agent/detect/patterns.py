@@ -11,6 +11,7 @@ import phonenumbers
 from agent.detect.base import DetectionContext, Detector
 from agent.detect.validators import card_brand, iban_valid, luhn_valid, ssn_valid
 from agent.entities import Label, Span
+from agent.knowledge.places import STREET_TYPE_PATTERN
 
 
 class RegexDetector:
@@ -230,14 +231,6 @@ class PhoneDetector:
 
 
 # -- postal addresses ---------------------------------------------------------------
-STREET_WORDS = (
-    r"Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|"
-    r"Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Plaza|Plz|Alley|"
-    r"Crescent|Cres|Close|Row|Mews|Gardens|Gdns|Grove|Loop|Pike|Path|Ridge|Crossing|Xing|"
-    r"Cove|Bend|Landing|Walk|Heights|Hts|Expressway|Expy|Freeway|Fwy|Turnpike|Causeway|"
-    r"Junction|Jct|Quay|Wharf|Esplanade|Rise|Hill|Park|View|Green|Gate|Fields|Meadow|Meadows|"
-    r"gate|vei|veien|vej|gata|gatan|gade|straat|strasse|straße|str\.|utca|ulica|tér|tere|út|körút"
-)
 _UNIT = r"(?:,?\s*(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|Bldg|Building|#)\.?\s*#?\s*[\w-]{1,6})"
 _US_STATES = (
     "AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|"
@@ -265,7 +258,7 @@ class AddressDetector:
     labels = frozenset({Label.ADDRESS})
     _street = re.compile(
         rf"\b\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?,?\s+(?:[NSEW]\.?\s+|(?:North|South|East|West)\s+)?"
-        rf"(?:[A-Z0-9][\w'’.\-]*\s+){{0,4}}?(?:{STREET_WORDS})\b\.?(?:[ \t]+\d{{1,5}}[a-zA-Z]?\b\.?)?{_UNIT}?{_CITY_STATE_ZIP}?"
+        rf"(?:[A-Z0-9][\w'’.\-]*\s+){{0,4}}?(?:{STREET_TYPE_PATTERN})\b\.?(?:[ \t]+\d{{1,5}}[a-zA-Z]?\b\.?)?{_UNIT}?{_CITY_STATE_ZIP}?"
     )
     _eu_suffix = re.compile(rf"\b{_EU_STREET}\s+\d{{1,5}}[a-zA-Z]?(?:\s*[/-]\s*\d{{1,4}})?{_UNIT}?")
     _eu_prefix = re.compile(rf"(?:\b\d{{1,5}}(?:\s?(?:bis|ter))?,?\s+)?\b{_EU_PREFIX_STREET}(?:,?\s+\d{{1,5}}[a-zA-Z]?)?{_UNIT}?")

@@ -15,35 +15,25 @@ from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.knowledge.names import lexicon
+from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_NAMES
+from agent.knowledge.person_words import RELATION_PATTERN, TITLE_PATTERN
 from agent.knowledge.places import is_known_place
 from agent.knowledge.words import is_common_word
 
-TITLES = (
-    "Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lady|Lord|Rev|Reverend|Fr|Father|Sister|"
-    "Judge|Justice|Mme|Mlle|Herr|Frau|Sr|Sra|Srta|Sgt|Capt|Captain|Col|Gen|Lt|Officer|"
-    "Detective|Det|Coach|Uncle|Aunt|Auntie|Grandma|Grandpa"
-)
 _UPPER_TOKEN = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?(?!\w)"
 _NAME = rf"{_UPPER_TOKEN}(?:\s+(?:[A-Z]\.?\s+)?{_UPPER_TOKEN}){{0,2}}"
-_TITLE_NAME = re.compile(rf"\b(?:{TITLES})\.?\s+(?P<v>{_NAME})")
-_RELATIONS = (
-    "friend|best friend|colleague|boss|manager|wife|husband|son|daughter|brother|sister|mother|father|"
-    "mom|mum|dad|partner|client|customer|neighbou?r|landlord|landlady|tenant|student|teacher|doctor|"
-    "lawyer|coworker|co-worker|girlfriend|boyfriend|cousin|niece|nephew|uncle|aunt|grandma|grandpa|"
-    "grandmother|grandfather|fianc[eé]e?|roommate|classmate|employee|assistant|intern|supervisor|"
-    "therapist|dentist|accountant|tutor|coach|kid|child|baby|dog|cat|puppy|kitten|pet"
-)
+_TITLE_NAME = re.compile(rf"\b(?:{TITLE_PATTERN})\.?\s+(?P<v>{_NAME})")
 # Cues after which any capitalised words are a name.
 _STRONG_CUE = re.compile(
     rf"(?:\b(?:[Mm]y name is|[Mm]y name's|[Mm]y name:|I am called|I'm called|[Nn]amed|[Cc]alled|"
     rf"[Ss]igned|(?:[Ff]irst|[Ll]ast|[Ff]ull|[Mm]iddle|[Mm]aiden|[Ss]ur)\s?name(?:\s+is|\??:?)|[Nn]ame\s*:|"
-    rf"[Dd]ear|[Mm]y (?:[a-z\-]+\s+)?(?:{_RELATIONS}),?|[Oo]ur (?:{_RELATIONS}),?|[Hh]is (?:{_RELATIONS}),?|"
-    rf"[Hh]er (?:{_RELATIONS}),?|[Yy]ou are|[Cc]all (?:me|him|her|them)|[Cc]alls (?:me|him|her)|"
+    rf"[Dd]ear|[Mm]y (?:[a-z\-]+\s+)?(?:{RELATION_PATTERN}),?|[Oo]ur (?:{RELATION_PATTERN}),?|[Hh]is (?:{RELATION_PATTERN}),?|"
+    rf"[Hh]er (?:{RELATION_PATTERN}),?|[Yy]ou are|[Cc]all (?:me|him|her|them)|[Cc]alls (?:me|him|her)|"
     rf"(?:[Cc]o-?)?[Ff]ounders?:?|[Ff]ounded by|[Mm]embers:|[Pp]layers:|[Cc]haracters:|[Aa]uthors?:|"
     rf"(?:[Cc]haracters?|[Pp]rotagonist|[Aa]ntagonist|[Vv]illain|[Hh]eroine|[Hh]ero),)"
     rf"|(?:[Ss]incerely|[Rr]egards|[Bb]est|[Cc]heers|[Tt]hanks|[Tt]hank you|"
     rf"[Yy]ours(?: truly)?|[Ww]arm(?:ly)?|[Bb]est wishes|[Ll]ove),?\s*\n)"
-    rf"[ \t]*['\"“]?(?:(?:{TITLES})\.?\s+)?(?P<v>{_NAME})"
+    rf"[ \t]*['\"“]?(?:(?:{TITLE_PATTERN})\.?\s+)?(?P<v>{_NAME})"
 )
 # Form fields whose value is a person: "Customer: Priya Raman", "From: Tom Reed".
 _FORM_FIELD = re.compile(
@@ -54,21 +44,10 @@ _FORM_FIELD = re.compile(
 _WEAK_CUE = re.compile(
     rf"\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Tt]hanks|[Aa]sk|[Ww]ith|[Ff]rom|[Cc]ontact|[Tt]ell|[Cc]all|[Ee]mail|"
     rf"[Tt]ext|[Mm]eet|[Mm]et|[Mm]eeting|[Ii] am|I'm|[Ii]nvite|[Hh]elp|[Ss]ee|[Vv]isit|[Rr]emind)"
-    rf"[,:]?\s+(?:(?:{TITLES})\.?\s+)?(?P<v>{_NAME})"
-)
-CALENDAR_WORDS = frozenset({"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-             "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"})
-_NOT_NAMES = frozenset(CALENDAR_WORDS | set(TITLES.split("|")) | {
-    "I", "We", "You", "The", "This", "That", "There", "It", "All", "Everyone", "Team", "Sir", "Madam",
-     "GPT", "ChatGPT", "AI", "Assistant", "Regards", "Thanks", "Thank", "Please", "Hope", "Good", "Best",
-     "Kind", "Warm", "Dear", "Hello", "Hi", "Hey", "Yes", "No", "Ok", "Okay", "Customer", "Hiring",
-     "Manager", "Support", "Sales", "User", "Admin", "Friend", "Friends", "Colleagues", "Folks"}
+    rf"[,:]?\s+(?:(?:{TITLE_PATTERN})\.?\s+)?(?P<v>{_NAME})"
 )
 # "Pree: To create an AI..." - a speaker label at the start of a line.
 _SPEAKER = re.compile(rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?|[A-Z]{{2,3}})[ \t]*:[ \t]*\S")
-_NOT_SPEAKERS = frozenset(
-    ["note", "notes", "question", "answer", "q", "a", "subject", "date", "time", "title", "summary", "description", "example", "input", "output", "step", "tip", "warning", "error", "result", "response", "prompt", "context", "task", "goal", "instructions", "requirements", "update", "edit", "ps", "source", "topic", "name", "email", "phone", "address", "customer", "agent", "user", "assistant", "system", "human", "ai", "bot", "me", "you", "narrator", "host", "interviewer", "speaker", "teacher", "student", "doctor", "patient", "client", "manager", "boss", "mom", "dad", "scene", "chapter", "part", "section", "act", "day", "week", "option", "options", "solution", "problem", "hint", "explanation", "reason", "conclusion", "introduction", "background", "objective", "objectives", "purpose", "scope", "status", "priority", "category", "type", "format", "language", "tone", "style", "audience", "length", "rules", "rule", "constraints", "note", "important", "caution", "info", "information", "details", "location", "venue", "price", "cost", "total", "subtotal", "tax", "url", "link", "website", "phone", "mobile", "fax", "tel", "cell", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "verse", "chorus", "bridge", "intro", "outro", "hook", "pros", "cons", "advantages", "disadvantages", "features", "benefits", "query", "reply", "feedback", "comment", "comments", "review", "job", "role", "position", "company", "department", "team", "project", "version", "model", "code", "usage", "returns", "raises", "args", "parameters", "params", "example1", "keywords", "tags", "genre", "setting", "plot", "theme", "characters", "character", "cast"]
-)
 _LINE_NAME = re.compile(
     rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s+[A-Z]\.?)?(?:\s+{_UPPER_TOKEN}){{1,2}})[ \t]*,?$"
 )
@@ -117,7 +96,7 @@ class PersonNameDetector:
         for pattern, score in ((_TITLE_NAME, 0.9), (_STRONG_CUE, 0.8), (_FORM_FIELD, 0.75), (_WEAK_CUE, 0.7)):
             for match in pattern.finditer(text):
                 tokens = match.group("v").split()
-                if tokens[0] in _NOT_NAMES or tokens[0].upper() == tokens[0] and len(tokens[0]) > 1 and not tokens[0].endswith("."):
+                if tokens[0] in NOT_NAMES or tokens[0].upper() == tokens[0] and len(tokens[0]) > 1 and not tokens[0].endswith("."):
                     continue
                 if pattern is _FORM_FIELD and len(tokens) < 2 and not names.is_first_name(tokens[0]):
                     continue  # "Customer: Perfect." is an answer, "Customer: Priya Raman" a name
@@ -154,7 +133,7 @@ class PersonNameDetector:
         for match in _SPEAKER.finditer(text):
             value = match.group("v")
             labels.add(value)
-            if value.casefold() in _NOT_SPEAKERS or value.split()[0].casefold() in _NOT_SPEAKERS:
+            if value.casefold() in LINE_LABELS or value.split()[0].casefold() in LINE_LABELS:
                 continue
             if value.istitle() and " " not in value and is_common_word(value) and not lexicon().is_first_name(value):
                 continue  # "Issue: ..." is a form field, not a speaker
@@ -173,7 +152,7 @@ class PersonNameDetector:
         return [
             Span(m.start(), m.end(), Label.PERSON, m.group(), 0.75, "person_names")
             for m in re.finditer(rf"\b{_UPPER_TOKEN}\s+[A-Z]\.?\s+{_UPPER_TOKEN}\b", text)
-            if m.group().split()[0] not in _NOT_NAMES
+            if m.group().split()[0] not in NOT_NAMES
         ]
 
     def _by_line(self, text: str) -> list[Span]:
@@ -183,7 +162,7 @@ class PersonNameDetector:
         for match in _LINE_NAME.finditer(text):
             tokens = match.group("v").split()
             first, last = tokens[0], tokens[-1]
-            if first in _NOT_NAMES or is_known_place(match.group("v")):
+            if first in NOT_NAMES or is_known_place(match.group("v")):
                 continue
             known = names.is_first_name(first) or names.is_last_name(last)
             # Followed by contact details (digits, an address, an @) as in a signature.
@@ -229,7 +208,7 @@ class PersonNameDetector:
                 and i + 1 < n
                 and doc[i + 1].tag_ in ("VBD", "VBZ", "MD")
                 and (i == 0 or doc[i - 1].is_sent_start or doc[i - 1].text in (".", "\n", ",", ";", "and", "but", "when", "while", "as", "if", "so"))
-                and token.text not in _NOT_NAMES
+                and token.text not in NOT_NAMES
                 and not is_known_place(token.text)
                 and (not is_common_word(token.text) or person_pronoun_in(doc[i + 1 : i + 13]))
             ):
@@ -246,7 +225,7 @@ class PersonNameDetector:
                 and doc[i - 1].is_lower
                 and doc[i - 1].pos_ in ("ADP", "VERB", "CCONJ", "AUX")
                 and not (doc[i + 1].is_title or doc[i + 1].pos_ == "PROPN")
-                and token.text not in _NOT_NAMES
+                and token.text not in NOT_NAMES
                 and not is_known_place(token.text)
                 and not is_common_word(token.text)
             ):
@@ -287,7 +266,7 @@ class PersonNameDetector:
                 continue
             for it in items:
                 start = offset + it.start()
-                if start not in starts and it.group() not in _NOT_NAMES and not is_known_place(it.group()):
+                if start not in starts and it.group() not in NOT_NAMES and not is_known_place(it.group()):
                     spans.append(Span(start, offset + it.end(), Label.PERSON, it.group(), 0.6, self.name))
         for match in _LOWER_LIST.finditer(text):
             items = [m for m in re.finditer(r"[a-zà-ÿ]{3,}", match.group()) if m.group() not in ("and", "or")]

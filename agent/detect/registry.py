@@ -9,7 +9,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from agent.config import Settings
-from agent.session.conversation import Conversation, MapEntry, fold
 from agent.detect.base import DetectionContext, Detector
 from agent.detect.gazetteer import OrganisationDetector, PlaceDetector
 from agent.detect.memory import ConversationMemoryDetector, MentionFinder, name_parts
@@ -17,11 +16,13 @@ from agent.detect.merge import resolve_overlaps
 from agent.detect.ner import SpacyNerDetector
 from agent.detect.nlp import LazyAnalysis, ModelMissing, SpacyPipeline, shared_pipeline
 from agent.detect.patterns import pattern_detectors
-from agent.detect.person_names import TITLES, PersonNameDetector
+from agent.detect.person_names import PersonNameDetector
 from agent.detect.secrets import SecretDetector
 from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
 from agent.entities import Label, Span
+from agent.knowledge.person_words import TITLE_PATTERN
 from agent.knowledge.words import is_common_word
+from agent.session.conversation import Conversation, MapEntry, fold
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,7 @@ def _consistent_labels(spans: list[Span]) -> list[Span]:
     return [s if best[fold(s.text)].label is s.label else replace(s, label=best[fold(s.text)].label) for s in spans]
 
 
-_LEADING_TITLE = re.compile(rf"^(?:(?:{TITLES})\.?\s+)+", re.IGNORECASE)
+_LEADING_TITLE = re.compile(rf"^(?:(?:{TITLE_PATTERN})\.?\s+)+", re.IGNORECASE)
 
 
 _NAMED = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC, Label.DATE})

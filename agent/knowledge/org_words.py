@@ -1,18 +1,55 @@
 """Words of organisation names that say what kind of organisation it is, not which one:
 legal forms ("GmbH") and generic words ("Police Department"). A stand-in keeps them;
-a name made only of them ("the Union", "the Court") is not an entity."""
+a name made only of them ("the Union", "the Court") is not an entity.
+
+The legal forms are one list for every stage (detection, relevance, substitution, the
+local model's checks); each stage takes the part of it that it can use, derived below.
+"""
 
 from __future__ import annotations
 
-LEGAL_SUFFIXES = frozenset(
-    s.casefold()
-    for s in (
-        "Inc", "Inc.", "LLC", "L.L.C.", "Ltd", "Ltd.", "Limited", "GmbH", "AG", "SA", "S.A.", "Corp",
-        "Corp.", "Corporation", "Co", "Co.", "Company", "PLC", "LLP", "LP", "BV", "B.V.", "NV", "N.V.",
-        "Oy", "AB", "AS", "A/S", "ApS", "Pty", "SE", "S.p.A.", "SpA", "S.r.l.", "Srl", "SARL", "SAS",
-        "KG", "KGaA", "e.V.", "Sp.", "z", "o.o.", "&", "and", "Sons", "Holdings", "Group",
-    )
+import re
+
+# Legal forms of companies as they are written after the name ("Globex GmbH", "Acme S.A.").
+LEGAL_FORMS = (
+    "Inc", "LLC", "L.L.C.", "Ltd", "Limited", "GmbH", "AG", "SA", "S.A.", "Corp", "Corporation",
+    "Co", "Company", "PLC", "plc", "LLP", "LP", "BV", "B.V.", "NV", "N.V.", "Oy", "AB", "AS", "A/S",
+    "ApS", "Pty", "Pvt", "SE", "S.p.A.", "SpA", "S.r.l.", "Srl", "SARL", "S.A.R.L.", "SAS", "KG",
+    "KGaA", "e.V.", "Sp. z o.o.",
 )
+# Forms that are also ordinary words or abbreviations ("The Company", "WORK AS", "their
+# new LP"): after capitalised words they do not make a company name by themselves.
+AMBIGUOUS_LEGAL_FORMS = frozenset({"Co", "Company", "AS", "LP"})
+# Forms only a private company has: a listed company is an Inc., a PLC, an AG, an S.A.
+PRIVATE_LEGAL_FORMS = frozenset(
+    {"GmbH", "Ltd", "LLC", "L.L.C.", "LLP", "Pty", "SARL", "S.A.R.L.", "Srl", "S.r.l.", "BV", "B.V.",
+     "Oy", "AB", "AS", "ApS", "Sp. z o.o."}
+)
+# Words after a company's name that say how it is owned or grouped, not which one it is.
+_OWNERSHIP_WORDS = ("&", "and", "Sons", "Holdings", "Group")
+
+
+def legal_form_alternation(forms) -> str:
+    """The forms as one regex alternation, longest first, without their final dot (a
+    pattern adds `\\b\\.?` after it, so "Ltd" and "Ltd." are both matched)."""
+    bare = {f.rstrip(".") for f in forms}
+    return "|".join(re.escape(f) for f in sorted(bare, key=lambda f: (-len(f), f)))
+
+
+def _words(forms) -> frozenset[str]:
+    """Casefolded words of the forms, with and without a final dot ("ltd", "ltd.")."""
+    words = {w.casefold().rstrip(".") for f in forms for w in f.split()}
+    return frozenset(words | {f"{w}." for w in words})
+
+
+# A name ending in a legal form ("Globex GmbH", "acme s.a."), any case.
+ENDS_WITH_LEGAL_FORM = re.compile(rf"(?i)\b(?:{legal_form_alternation(LEGAL_FORMS)})\.?$")
+# The same for the forms only private companies have.
+ENDS_WITH_PRIVATE_LEGAL_FORM = re.compile(rf"(?i)\b(?:{legal_form_alternation(PRIVATE_LEGAL_FORMS)})\.?$")
+# Casefolded words of the legal forms, for token checks.
+LEGAL_FORM_WORDS = _words(LEGAL_FORMS)
+# The words at the end of a company name that a stand-in keeps as written.
+COMPANY_SUFFIX_WORDS = LEGAL_FORM_WORDS | {w.casefold() for w in _OWNERSHIP_WORDS}
 GENERIC_ORG_WORDS = frozenset(
     w.casefold()
     for w in (
@@ -41,4 +78,4 @@ GENERIC_ORG_WORDS = frozenset(
 
 def is_generic_org(name: str) -> bool:
     words = [w.strip(",.()'\"").casefold() for w in name.split()]
-    return bool(words) and all(w in GENERIC_ORG_WORDS or w in LEGAL_SUFFIXES for w in words if w)
+    return bool(words) and all(w in GENERIC_ORG_WORDS or w in COMPANY_SUFFIX_WORDS for w in words if w)

@@ -1,6 +1,7 @@
 """Place knowledge: countries and US states (Faker's address lists), world cities by
-country and regions (resources/places.json). Used to tell a known public place from an
-unknown name, and to pick a stand-in of the same granularity."""
+country and regions (resources/places.json), and the street words of an address. Used to
+tell a known public place from an unknown name, and to pick a stand-in of the same
+granularity."""
 
 from __future__ import annotations
 
@@ -61,7 +62,24 @@ def place_kind(value: str) -> tuple[str, str | None]:
     return "unknown", None
 
 
-
-
 def is_known_place(value: str) -> bool:
     return place_kind(value)[0] != "unknown"
+
+
+# -- street addresses ------------------------------------------------------------------
+# The words that make a name a street ("Elm Street", "Storgata"), English first (with
+# their postal abbreviations), then the Nordic, Dutch, German and Central European ones
+# written as a separate word. Detection finds addresses by them; a stand-in keeps them.
+STREET_TYPES = (
+    "Street", "St", "Avenue", "Ave", "Av", "Road", "Rd", "Boulevard", "Blvd", "Lane", "Ln", "Drive",
+    "Dr", "Court", "Ct", "Way", "Place", "Pl", "Terrace", "Ter", "Circle", "Cir", "Parkway", "Pkwy",
+    "Highway", "Hwy", "Square", "Sq", "Trail", "Trl", "Plaza", "Plz", "Alley", "Crescent", "Cres",
+    "Close", "Row", "Mews", "Gardens", "Gdns", "Grove", "Loop", "Pike", "Path", "Ridge", "Crossing",
+    "Xing", "Cove", "Bend", "Landing", "Walk", "Heights", "Hts", "Expressway", "Expy", "Freeway",
+    "Fwy", "Turnpike", "Causeway", "Junction", "Jct", "Quay", "Wharf", "Esplanade", "Rise", "Hill",
+    "Park", "View", "Green", "Gate", "Fields", "Meadow", "Meadows",
+    "gate", "vei", "veien", "vej", "gata", "gatan", "gade", "straat", "strasse", "straße", "str.",
+    "utca", "ulica", "tér", "tere", "út", "körút",
+)
+# As one regex alternation, in the order above.
+STREET_TYPE_PATTERN = "|".join(re.escape(w) for w in STREET_TYPES)

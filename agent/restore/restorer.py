@@ -13,10 +13,10 @@ import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from agent.session.conversation import Conversation, MapEntry, fold
 from agent.entities import Action, Label, RestoredSpan, RestoreResult
 from agent.knowledge.names import lexicon
-from agent.substitute.persons import parse_name
+from agent.knowledge.person_words import parse_name
+from agent.session.conversation import Conversation, MapEntry, fold
 
 _DIGIT_LABELS = (Label.PHONE, Label.CREDIT_CARD, Label.SSN)
 _SEPARATORS = r"[\s().\-]*"

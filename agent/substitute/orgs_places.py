@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 import re
 
-from agent.session.conversation import Conversation, fold
 from agent.entities import Label
 from agent.knowledge.names import lexicon
-from agent.knowledge.org_words import GENERIC_ORG_WORDS, LEGAL_SUFFIXES
+from agent.knowledge.org_words import COMPANY_SUFFIX_WORDS, GENERIC_ORG_WORDS
 from agent.knowledge.places import place_kind, places
+from agent.session.conversation import Conversation, fold
 from agent.substitute.rng import match_case
 
 
@@ -78,7 +78,7 @@ def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free
             core = token.strip(",.()\"'")
             if core.endswith(("'s", "’s")):
                 core = core[:-2]  # "Luke's Hospital" -> "Riggs's Hospital": the possessive stays
-            if key in LEGAL_SUFFIXES or key in GENERIC_ORG_WORDS or not core:
+            if key in COMPANY_SUFFIX_WORDS or key in GENERIC_ORG_WORDS or not core:
                 out.append(token)
                 continue
             if key in known:

@@ -6,55 +6,14 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
 
-from agent.session.conversation import Conversation, fold
-from agent.detect.person_names import TITLES
 from agent.entities import Label
-from agent.knowledge.names import NameLexicon, lexicon
+from agent.knowledge.names import lexicon
+from agent.knowledge.person_words import FEMALE_TITLES, MALE_TITLES, TITLE_PATTERN, parse_name
+from agent.session.conversation import Conversation, fold
 from agent.substitute.rng import match_case
 
-_TITLE_WORDS = {t.casefold() for t in TITLES.split("|")}
-_MALE_TITLES = {"mr", "sir", "lord", "herr", "sr", "father", "fr", "uncle", "grandpa"}
-_FEMALE_TITLES = {"mrs", "ms", "miss", "dame", "lady", "mme", "mlle", "frau", "sra", "srta", "sister", "aunt", "auntie", "grandma"}
-_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "md", "esq", "esq."}
-_TITLE_BEFORE = re.compile(rf"\b({TITLES})\.?\s+$")
-
-
-@dataclass
-class ParsedName:
-    titles: list[str]  # kept as written
-    parts: list[str]  # the name tokens
-    roles: list[str]  # "first", "middle", "last", "initial" per part
-    suffixes: list[str]
-
-
-def parse_name(value: str, title_before: str | None, names: NameLexicon) -> ParsedName:
-    tokens = value.split()
-    titles, suffixes = [], []
-    while tokens and tokens[0].casefold().rstrip(".") in _TITLE_WORDS and len(tokens) > 1:
-        titles.append(tokens.pop(0))
-    while tokens and tokens[-1].casefold().rstrip(",") in _SUFFIXES and len(tokens) > 1:
-        suffixes.insert(0, tokens.pop())
-    roles: list[str] = []
-    if len(tokens) == 1:
-        token = tokens[0]
-        has_title = bool(titles or title_before)
-        if has_title or (names.is_last_name(token) and not names.is_first_name(token)):
-            roles = ["last"]
-        else:
-            roles = ["first"]
-    else:
-        for i, token in enumerate(tokens):
-            if re.fullmatch(r"[A-Z]\.?", token):
-                roles.append("initial")
-            elif i == 0:
-                roles.append("first")
-            elif i == len(tokens) - 1:
-                roles.append("last")
-            else:
-                roles.append("middle")
-    return ParsedName(titles, tokens, roles, suffixes)
+_TITLE_BEFORE = re.compile(rf"\b({TITLE_PATTERN})\.?\s+$")
 
 
 class PersonSurrogates:
@@ -72,9 +31,9 @@ class PersonSurrogates:
             return None
         gender_hint = None
         for title in [t.casefold().rstrip(".") for t in parsed.titles] + ([title_before] if title_before else []):
-            if title in _MALE_TITLES:
+            if title in MALE_TITLES:
                 gender_hint = "male"
-            elif title in _FEMALE_TITLES:
+            elif title in FEMALE_TITLES:
                 gender_hint = "female"
         first_index = parsed.roles.index("first") if "first" in parsed.roles else None
         profile = self.names.profile(parsed.parts, first_index=first_index)

@@ -10,16 +10,16 @@ from __future__ import annotations
 import logging
 import re
 
-from agent.session.conversation import Conversation, MapEntry, fold
-from agent.detect.patterns import STREET_WORDS
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
-from agent.entities import Action, Label, Span
 from agent.engine.local_tasks import SurrogateProposer
-from agent.knowledge.places import place_kind, places
+from agent.entities import Action, Label, Span
+from agent.knowledge.person_words import parse_name
+from agent.knowledge.places import STREET_TYPE_PATTERN, place_kind, places
+from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute import formats
 from agent.substitute.dates import shift_date
 from agent.substitute.orgs_places import fake_org, fake_place
-from agent.substitute.persons import PersonSurrogates, derive_partial, parse_name
+from agent.substitute.persons import PersonSurrogates, derive_partial
 from agent.substitute.rng import digits_into, match_case, rng_for, same_shape
 
 log = logging.getLogger(__name__)
@@ -196,7 +196,7 @@ class Substituter:
         street type, units, state codes and the layout (commas, line breaks) stay."""
         words = [w for w in self.persons.names.last_names("en_US") if w.isalpha() and len(w) > 3]
         towns = self._towns_like(real)
-        street_types = re.compile(rf"(?i)^(?:{STREET_WORDS}|apt|apartment|suite|ste|unit|flat|po|p\.o\.|box|floor|fl|"
+        street_types = re.compile(rf"(?i)^(?:{STREET_TYPE_PATTERN}|apt|apartment|suite|ste|unit|flat|po|p\.o\.|box|floor|fl|"
                                   r"[nsew]|north|south|east|west)\.?,?$")
         # The street is the first line / the part before the first comma; the rest is town,
         # region, country and postcode.

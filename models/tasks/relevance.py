@@ -175,8 +175,8 @@ def looks_like_person(text: str) -> bool:
     """2-4 capitalised words starting with a known first name (Faker's lists), not a known
     place and without organisation words."""
     from agent.knowledge.names import lexicon
+    from agent.knowledge.org_words import GENERIC_ORG_WORDS
     from agent.knowledge.places import place_kind
-    from agent.substitute.orgs_places import GENERIC_ORG_WORDS
 
     tokens = text.split()
     if not 2 <= len(tokens) <= 4 or not all(t[:1].isupper() for t in tokens):

@@ -17,8 +17,9 @@ import re
 
 from agent.entities import Label, Span
 from agent.knowledge.names import lexicon
+from agent.knowledge.org_words import GENERIC_ORG_WORDS, LEGAL_FORM_WORDS
+from agent.knowledge.person_words import TITLE_PATTERN
 from agent.knowledge.places import place_kind
-from agent.substitute.orgs_places import GENERIC_ORG_WORDS
 from models.runtime import LocalModel
 from models.tasks.common import Budget, one_line, window
 
@@ -105,16 +106,11 @@ class LocalSurrogateProposer:
 
 
 # -- validation ----------------------------------------------------------------------------
-_TITLE = re.compile(r"^(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sir|Dame|Rev)\.?\s+)+")
+_TITLE = re.compile(rf"^(?:(?:{TITLE_PATTERN})\.?\s+)+")
 _PERSON_TOKEN = re.compile(r"^[^\W\d_][^\W\d_'’.-]*(?:['’-][^\W\d_]+)*\.?$")
 _PLACE_TOKEN = re.compile(r"^[^\W\d_][^\W\d_'’.-]*(?:['’-][^\W\d_]+)*[.,]?$")
 _ORG_TOKEN = re.compile(r"^[\w&'’.,+-]+$")
 _USERNAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
-LEGAL_SUFFIXES = (
-    "inc", "inc.", "ltd", "ltd.", "llc", "plc", "gmbh", "ag", "sa", "s.a.", "sarl", "srl",
-    "bv", "b.v.", "nv", "oy", "ab", "as", "a/s", "co.", "corp", "corp.", "corporation",
-    "limited", "company", "kg", "pty", "pvt", "spa", "s.p.a.",
-)
 
 
 def validate_surrogate(original: str, proposal: str, label: Label, text: str = "") -> str | None:
@@ -208,12 +204,12 @@ def _org(original: str, candidate: str) -> str | None:
     if original[:1].isupper() and not (candidate[:1].isupper() or candidate[:1].isdigit()):
         return None  # "name Ltd" is junk, not a company
     suffix = _tokens(original)[-1].casefold() if _tokens(original) else ""
-    if suffix in LEGAL_SUFFIXES and parts[-1].casefold() not in LEGAL_SUFFIXES:
+    if suffix in LEGAL_FORM_WORDS and parts[-1].casefold() not in LEGAL_FORM_WORDS:
         candidate = f"{candidate} {_tokens(original)[-1]}"  # same legal form
-    distinctive = [t for t in _tokens(original) if t.casefold() not in LEGAL_SUFFIXES]
+    distinctive = [t for t in _tokens(original) if t.casefold() not in LEGAL_FORM_WORDS]
     if _shares_a_part(" ".join(distinctive), candidate):
         return None
-    core = [p for p in _tokens(candidate) if p.casefold() not in LEGAL_SUFFIXES]
+    core = [p for p in _tokens(candidate) if p.casefold() not in LEGAL_FORM_WORDS]
     if not core or place_kind(" ".join(core))[0] != "unknown":
         return None  # a place is not a company
     if not any(p[:1].isupper() for p in core):

@@ -1,0 +1,87 @@
+"""Words around a person's name that are not the name: titles ("Ms.", "Uncle"), suffixes
+("Jr.", "PhD"), the relation words that introduce a private person ("my landlord"), and
+`parse_name`, which splits a name into those parts. Detection, decision, substitution,
+restore and the local-model tasks all read them from here, so they agree on what a
+title is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.knowledge.names import NameLexicon
+
+# As written in front of a name (a dot after the short ones is optional).
+TITLES = (
+    "Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Professor", "Sir", "Dame", "Lady", "Lord",
+    "Rev", "Reverend", "Fr", "Father", "Sister", "Judge", "Justice", "Mme", "Mlle", "Herr",
+    "Frau", "Sr", "Sra", "Srta", "Sgt", "Capt", "Captain", "Col", "Gen", "Lt", "Officer",
+    "Detective", "Det", "Coach", "Uncle", "Aunt", "Auntie", "Grandma", "Grandpa",
+)
+# The titles as one regex alternation, in the order above.
+TITLE_PATTERN = "|".join(TITLES)
+TITLE_WORDS = frozenset(t.casefold() for t in TITLES)
+# Titles that say the person's gender (a stand-in for "Mrs Patel" is a woman's name).
+# "Sr" is Señor here; as a name suffix it is Senior.
+MALE_TITLES = frozenset({"mr", "sir", "lord", "herr", "sr", "father", "fr", "uncle", "grandpa"})
+FEMALE_TITLES = frozenset(
+    {"mrs", "ms", "miss", "dame", "lady", "mme", "mlle", "frau", "sra", "srta", "sister", "aunt", "auntie", "grandma"}
+)
+# After a name ("Martin Luther King Jr.", "Jane Doe, PhD"), casefolded.
+NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "md", "esq", "esq."})
+
+# Who a private person is to the writer: "my landlord Tom", "her dentist, Dr Reyes". A
+# name after "my/our/his/her <relation>" is a person, and one the writer knows privately.
+RELATIONS = (
+    "friend", "best friend", "colleague", "boss", "manager", "wife", "husband", "son", "daughter",
+    "brother", "sister", "mother", "father", "mom", "mum", "dad", "partner", "client", "customer",
+    "neighbor", "neighbour", "landlord", "landlady", "tenant", "student", "teacher", "doctor",
+    "lawyer", "coworker", "co-worker", "girlfriend", "boyfriend", "cousin", "niece", "nephew",
+    "uncle", "aunt", "grandma", "grandpa", "grandmother", "grandfather", "fiance", "fiancé",
+    "fiancee", "fiancée", "roommate", "classmate", "teammate", "team mate", "employee",
+    "assistant", "intern", "supervisor", "therapist", "dentist", "accountant", "tutor", "coach",
+    "ex", "bff", "kid", "child", "baby", "dog", "cat", "puppy", "kitten", "pet",
+)
+# The relation words as one regex alternation, in the order above.
+RELATION_PATTERN = "|".join(re.escape(r) for r in RELATIONS)
+
+
+@dataclass
+class ParsedName:
+    titles: list[str]  # kept as written
+    parts: list[str]  # the name tokens
+    roles: list[str]  # "first", "middle", "last", "initial" per part
+    suffixes: list[str]
+
+
+def parse_name(value: str, title_before: str | None, names: NameLexicon) -> ParsedName:
+    """The parts of a person's name as written: "Dr. Sarah J. Mitchell Jr." -> titles
+    ["Dr."], parts Sarah/J./Mitchell as first/initial/last, suffixes ["Jr."]. A single
+    word is a surname after a title (in the value or just before it, `title_before`) or
+    when the lists know it only as a surname; else a first name."""
+    tokens = value.split()
+    titles, suffixes = [], []
+    while tokens and tokens[0].casefold().rstrip(".") in TITLE_WORDS and len(tokens) > 1:
+        titles.append(tokens.pop(0))
+    while tokens and tokens[-1].casefold().rstrip(",") in NAME_SUFFIXES and len(tokens) > 1:
+        suffixes.insert(0, tokens.pop())
+    roles: list[str] = []
+    if len(tokens) == 1:
+        token = tokens[0]
+        has_title = bool(titles or title_before)
+        if has_title or (names.is_last_name(token) and not names.is_first_name(token)):
+            roles = ["last"]
+        else:
+            roles = ["first"]
+    else:
+        for i, token in enumerate(tokens):
+            if re.fullmatch(r"[A-Z]\.?", token):
+                roles.append("initial")
+            elif i == 0:
+                roles.append("first")
+            elif i == len(tokens) - 1:
+                roles.append("last")
+            else:
+                roles.append("middle")
+    return ParsedName(titles, tokens, roles, suffixes)
