@@ -45,7 +45,7 @@ _KEY = r"[A-Za-z_][A-Za-z0-9_.\-]{0,60}"
 _ASSIGN = re.compile(
     rf"""(?P<lead>(?:\bexport\s+|\bset\s+|\$env:|\bENV\s+|\bARG\s+|--)?)
          (?P<kq>["']?)(?P<k>{_KEY})(?P=kq)
-         (?P<op>[ \t]*(?::=|=>|=|:)[ \t]*|[ \t]+(?=["']))
+         (?P<op>[ \t]*(?::=|=>|=|:)[ \t]*|[ \t]+(?=["'])|[ \t]+(?:is|was|reads)[ \t]+(?:now[ \t]+)?)
          (?:(?P<q>["'`])(?P<qv>[^"'`\n]{{1,300}})(?P=q)|(?P<v>[^\s"'`,;&<>()\[\]{{}}]{{1,300}}))""",
     re.VERBOSE,
 )
@@ -106,12 +106,20 @@ def _code_reference(value: str, op: str, quoted: bool) -> bool:
     return bool(identifier and ("." in value or spaced_assignment and "_" in value))
 
 
+def _looks_made_up(value: str) -> bool:
+    """A password or key, not an English word: digits, symbols or mixed case in it."""
+    has_digit = any(c.isdigit() for c in value)
+    has_symbol = any(not c.isalnum() for c in value)
+    mixed = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
+    return has_digit or has_symbol or mixed
+
+
 class ConfigSecretDetector:
     name = "secrets"
     labels = frozenset({Label.SECRET})
 
     def detect(self, text: str, context: DetectionContext | None = None) -> list[Span]:
-        if not any(ch in text for ch in "=:@"):
+        if not any(ch in text for ch in "=:@") and not any(w in text for w in (" is ", " was ", " reads ")):
             return []
         spans: list[Span] = []
         for match in _ASSIGN.finditer(text):
@@ -124,6 +132,8 @@ class ConfigSecretDetector:
                 value = value[:-1]  # the full stop of a sentence in prose, not the secret's
             if self._not_a_secret(value) or _code_reference(value, match.group("op"), quoted):
                 continue
+            if match.group("op").strip().isalpha() and not quoted and not _looks_made_up(value):
+                continue  # prose: "the token is valid for an hour"
             spans.append(Span(start, start + len(value), Label.SECRET, value, 0.97, f"{self.name}:config"))
         for pattern in (_HEADER, _URL_CREDENTIALS):
             for match in pattern.finditer(text):
