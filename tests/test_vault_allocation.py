@@ -344,3 +344,58 @@ def test_engine_host_commit_refuses_a_draft_when_the_map_changed_without_growing
     assert len(conversation.entries) == draft.base_entries
     host = EngineHost(default_settings(), isolated=False, start=False)
     assert host.commit(conversation, draft) is False
+
+
+def test_two_proxies_on_one_vault_forward_only_stand_ins_the_vault_holds(vault_path, label_engine, monkeypatch):
+    """Two `veil serve` (each its own store on the same file, as two processes) in label
+    mode, one conversation. The second proxy's copy of the map is stale when its second
+    request comes; it must not forward a label the first proxy gave to another number."""
+    import httpx
+    from serve_support import ScriptedOpenAI, last_user
+
+    from agent.providers import ProviderConfig, create_provider
+    from agent.serve import CONVERSATION_HEADER, ProxyServer
+
+    first, second = _two_stores(vault_path)
+    token = "veil-allocation-token-0123456789"
+    phone_c = "+1 212-720-3303"
+    with ScriptedOpenAI(lambda body: {"content": "Noted: " + last_user(body)}) as upstream:
+        providers = [create_provider(ProviderConfig("openai", base_url=upstream.base_url, model="m",
+                                                    api_key="sk-up-0123456789abcdef", max_attempts=1))
+                     for _ in range(2)]
+        proxies = [ProxyServer(label_engine, store, provider, port=0, token=token).start()
+                   for store, provider in zip((first, second), providers)]
+
+        def ask(proxy: ProxyServer, text: str) -> str:
+            answer = httpx.post(f"{proxy.url}/chat/completions", timeout=60,
+                                headers={"authorization": f"Bearer {token}", CONVERSATION_HEADER: "c"},
+                                json={"model": "m", "messages": [{"role": "user", "content": text}]})
+            assert answer.status_code == 200, answer.text
+            return answer.json()["choices"][0]["message"]["content"]
+
+        try:
+            assert ask(proxies[1], f"Call {phone_c}.") == f"Noted: Call {phone_c}."  # its map: [PHONE_1]
+            assert ask(proxies[0], f"Call {PHONE_A}.") == f"Noted: Call {PHONE_A}."  # [PHONE_2]
+            # The second proxy re-reads before it allocates...
+            assert ask(proxies[1], f"Call {PHONE_B}.") == f"Noted: Call {PHONE_B}."
+            # ...and when another process wins the race between that read and its write, it
+            # sanitizes again instead of forwarding a clashing label.
+            monkeypatch.setattr(second, "refresh_conversation", lambda conversation: 0)
+            assert ask(proxies[0], "Call +1 212-720-3304.") == "Noted: Call +1 212-720-3304."
+            assert ask(proxies[1], "Call +1 212-720-3305.") == "Noted: Call +1 212-720-3305."
+            assert ask(proxies[1], "Call +1 212-720-3305.") == "Noted: Call +1 212-720-3305."  # memo
+        finally:
+            for proxy in proxies:
+                proxy.stop()
+            for provider in providers:
+                provider.close()
+        sent = [last_user(r.json) for r in upstream.requests]
+    assert sent == ["Call [PHONE_1].", "Call [PHONE_2].", "Call [PHONE_3].", "Call [PHONE_4].",
+                    "Call [PHONE_5].", "Call [PHONE_5]."]
+    stored = first.load_conversation("c")
+    assert {e.stand_in: e.real for e in stored.entries} == {
+        "[PHONE_1]": phone_c, "[PHONE_2]": PHONE_A, "[PHONE_3]": PHONE_B, "[PHONE_4]": "+1 212-720-3304",
+        "[PHONE_5]": "+1 212-720-3305",
+    }
+    first.close()
+    second.close()

@@ -37,6 +37,11 @@ def wire_error_for(exc: BaseException) -> WireError:
         too_big = "at most" in str(exc)
         return WireError(413 if too_big else 400, f"Veil cannot sanitize this request: {exc}",
                          code="input_too_large" if too_big else "input_rejected")
+    from agent.session.conversation import MapConflict
+
+    if isinstance(exc, MapConflict):
+        return WireError(503, f"Veil could not store this conversation's map: {exc}", type="server_error",
+                         code="map_conflict")
     if isinstance(exc, VaultLocked):
         return WireError(503, f"the Veil vault is locked ({exc}); unlock it in Veil and try again",
                          type="server_error", code="vault_locked")

@@ -25,7 +25,7 @@ from agent.serve.fields import UNKNOWN_FIELD_POLICIES, UnknownFields, field_list
 from agent.serve.restoring import ChunkRestorer, completion_texts, restore_completion
 from agent.serve.upstream import Upstream
 from agent.serve.wire import ChatRequest, message_text
-from agent.session.conversation import Message, MessageState
+from agent.session.conversation import Message, MessageState, render_and_store
 from agent.session.sender import _state_for, _title_for
 
 log = logging.getLogger("veil.serve")
@@ -66,8 +66,6 @@ class PrivacyProxy:
         slot = self.conversations.slot(conversation_id)
         model = self.upstream.model_for(request)
         with slot.lock:
-            sanitized = self.conversations.sanitize_request(slot, request.body, self.unknown_fields)
-            outgoing = self.upstream.outgoing(request, sanitized)
             conversation = slot.conversation
             assert conversation is not None
             if not conversation.title:
@@ -76,12 +74,26 @@ class PrivacyProxy:
             message = Message(
                 conversation_id=conversation.id,
                 typed=message_text(request.messages[-1]),
-                sent=message_text(sanitized["messages"][-1]),
                 state=MessageState.SENDING,
                 provider=self.upstream.kind,
                 model=model,
             )
-            self._save_turn(conversation, message)
+            memo_before = set(slot.memo)
+
+            def render() -> tuple[dict[str, Any], dict[str, Any]]:
+                # Texts a clashing attempt memoized use stand-ins the vault did not keep.
+                for text in [t for t in slot.memo if t not in memo_before]:
+                    del slot.memo[text]
+                sanitized = self.conversations.sanitize_request(slot, request.body, self.unknown_fields)
+                return sanitized, self.upstream.outgoing(request, sanitized)
+
+            def store(rendered: tuple[dict[str, Any], dict[str, Any]]) -> None:
+                message.sent = message_text(rendered[0]["messages"][-1])
+                self._save_turn(conversation, message)
+
+            # Sanitized again when another process (the tray, the CLI) stored clashing map
+            # entries meanwhile: what is forwarded always restores from the vault.
+            _sanitized, outgoing = render_and_store(self.store, conversation, render, store)
         audit_id = self._audit(conversation.id, message, field_listing(outgoing))
         return Exchange(self, slot, request, outgoing, message, audit_id)
 
