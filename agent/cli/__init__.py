@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "agent.cli.vault",  # vault status|list|lock|unlock|passphrase|export|wipe|reset|bench
     "agent.cli.send",  # send, chat
     "agent.cli.serve",  # serve (local OpenAI-compatible proxy)
+    "agent.cli.files",  # files sanitize|restore|projects|bench (documents and transcripts)
     "models.cli",  # models list|download|use|info|remove
 )
 
