@@ -37,6 +37,7 @@ from agent.session.conversation import Conversation, Message, MessageState
 from desktop import icons
 from desktop.colors import risk_color
 from desktop.dialogs import confirm
+from desktop.markdown_view import MarkdownView
 from desktop.provider_picker import ProviderPicker, destination_text
 from desktop.state import AppState, EnginePhase, VaultPhase
 from desktop.tasks import ChunkPipe
@@ -178,7 +179,8 @@ class MessageView(QFrame):
         self.copy_button.clicked.connect(self.copy)
         head.addWidget(self.copy_button)
         layout.addLayout(head)
-        self.body = HighlightView(self, fit_height=True)
+        # Answers are Markdown (restored values highlighted inside); what the user typed is shown as typed.
+        self.body = MarkdownView(self, fit_height=True) if role == "assistant" else HighlightView(self, fit_height=True)
         self.body.setStyleSheet("QTextEdit { background: transparent; }")
         layout.addWidget(self.body)
         self.show_all = QToolButton()
@@ -225,6 +227,10 @@ class MessageView(QFrame):
 
     def set_answer(self, text: str, spans=()) -> None:
         self.body.set_content(text, restored_marks(spans))
+
+    def finish_answer(self) -> None:
+        """The stream ended (answered, stopped or failed): render its last block for good."""
+        self.body.finish()
 
     def set_state(self, message: Message, note: str = "", *, error: bool = False) -> None:
         self.message = message
@@ -849,6 +855,7 @@ class ChatWindow(QMainWindow):
         from agent.providers import Cancelled
 
         # Pieces still queued in the pipe were posted before this call: already shown.
+        view.finish_answer()
         self.reply = None
         self.sending = False
         self._set_sending(False)

@@ -111,3 +111,186 @@ def test_settings_dialog_shows_each_kinds_remembered_endpoint(qtbot, veil, fake_
     assert veil.settings_dialog.apply()
     saved = load_settings().provider
     assert (saved.kind, saved.base_url, saved.model) == ("openai", fake_openai.base_url, "test-model")
+
+
+# -- answers rendered as Markdown -------------------------------------------------------------------
+def markdown_answer(name: str, mail: str) -> str:
+    return (f"## Reply to {name}\n\nDear **{name}**, here is the plan:\n\n"
+            f"1. Call {name} on Monday\n2. Write to {mail}\n   - attach the invoice\n\n"
+            f"| Who | Contact |\n|---|---|\n| {name} | {mail} |\n\n"
+            f"```python\nsend(to=\"{mail}\")\n```\n\nBest regards")
+
+
+def document_tables(document):
+    from PySide6.QtGui import QTextTable
+
+    frame = document.rootFrame()
+    return [f for f in frame.childFrames() if isinstance(f, QTextTable)]
+
+
+def test_answers_render_markdown_with_restored_values_highlighted(qtbot, veil, fake_openai):
+    """Issue 15.3: headings, lists, tables and code blocks are rendered (no raw ##, ** or
+    pipes), and the restored values inside them are still highlighted and hoverable."""
+    from PySide6.QtGui import QGuiApplication
+    from provider_fakes import Reply
+
+    chat = veil.chat
+    draft = type_and_preview(qtbot, chat, "Plan a reply to Sarah Mitchell (sarah.m@globaltech.com).")
+    name = next(e.sent for e in draft.result.entities if e.real == "Sarah Mitchell")
+    mail = next(e.sent for e in draft.result.entities if e.real == "sarah.m@globaltech.com")
+    fake_openai.plan(Reply(markdown_answer(name, mail), chunk_size=3, chunk_delay=0.002))
+    chat.send()
+    answer = wait_answer(qtbot, chat)
+    body = answer.body
+    qtbot.waitUntil(lambda: not body.rendering, timeout=5000)
+    shown = body.document().toPlainText()
+    assert "##" not in shown and "**" not in shown and "|---" not in shown and "```" not in shown
+    assert "Sarah Mitchell" in shown and name not in shown
+    # The raw text (what Copy gives) is the restored Markdown.
+    assert body.text() == markdown_answer("Sarah Mitchell", "sarah.m@globaltech.com")
+    heading = body.document().firstBlock()
+    assert heading.blockFormat().headingLevel() == 2 and heading.text() == "Reply to Sarah Mitchell"
+    lists = {b.textList().format().style() for b in _blocks(body.document()) if b.textList() is not None}
+    assert len(lists) == 2  # the numbered list and its nested bullets
+    (table,) = document_tables(body.document())
+    cell = table.cellAt(1, 0)
+    assert cell.firstCursorPosition().block().text() == "Sarah Mitchell"
+    # Every restored value is highlighted where it is drawn, with its hover.
+    spans = [(s, e, m) for s, e, m in body._spans]
+    drawn = [_doc_text(body.document(), s, e) for s, e, _ in spans]
+    assert drawn.count("Sarah Mitchell") == 4 and drawn.count("sarah.m@globaltech.com") == 3
+    in_cell = body.mark_at_position(cell.firstCursorPosition().position() + 1)
+    assert in_cell is not None and in_cell.key.real == "Sarah Mitchell" and in_cell.style == "restored"
+    point = body.rect_of(in_cell)[0]
+    assert "restored" in body.tooltip_at(point) and name in body.tooltip_at(point)
+    fmt = _char_format_at(body.document(), cell.firstCursorPosition().position() + 1)
+    assert fmt.background().style() != fmt.background().style().NoBrush and fmt.fontWeight() >= 600
+    # The code block's Copy link copies the code with the real values.
+    assert body.code_blocks() == ['send(to="sarah.m@globaltech.com")']
+    body.copy_code(0)
+    assert QGuiApplication.clipboard().text() == 'send(to="sarah.m@globaltech.com")'
+
+
+def test_streamed_markdown_matches_the_whole_answer_and_keeps_finished_blocks(qtbot):
+    """Streaming re-renders only the last open block; the result is the same document as
+    rendering the whole answer at once."""
+    import random
+
+    from desktop.markdown_view import MarkdownView
+    from desktop.textview import Mark
+
+    text = "\n\n".join(
+        f"### Part {i}\n\nAnna Berg wrote *item {i}*:\n\n- one\n- two with `x{i}`\n\n| a | b |\n|--|--|\n| Anna Berg | {i} |"
+        for i in range(40)) + "\n\n```\nlast Anna Berg\n```\n"
+    spans = []
+    start = text.find("Anna Berg")
+    while start >= 0:
+        spans.append((start, start + 9))
+        start = text.find("Anna Berg", start + 1)
+
+    def mark(s, e, offset=0):
+        return Mark(s - offset, e - offset, "PERSON", "restored", "restored: Anna Berg", ("Anna Berg", s))
+
+    whole = MarkdownView()
+    qtbot.addWidget(whole)
+    whole.set_content(text, [mark(s, e) for s, e in spans])
+    qtbot.waitUntil(lambda: not whole.rendering, timeout=10000)
+
+    streamed = MarkdownView()
+    qtbot.addWidget(streamed)
+    removals = []
+    streamed.document().contentsChange.connect(lambda position, removed, added: removals.append(removed))
+    rng = random.Random(7)
+    position = 0
+    while position < len(text):
+        end = min(len(text), position + rng.randint(1, 40))
+        for s, e in spans:  # the restorer never splits a restored value across chunks
+            if s < end < e:
+                end = e
+        streamed.append_content(text[position:end], [mark(s, e, position) for s, e in spans
+                                                     if s >= position and e <= end])
+        position = end
+        streamed._timer.stop()
+        streamed._tick()  # as if the rate limit let every chunk through: the worst case
+    streamed.finish()
+    qtbot.waitUntil(lambda: not streamed.rendering, timeout=10000)
+    assert streamed.document().toHtml() == whole.document().toHtml()
+    assert [(s, e) for s, e, _ in streamed._spans] == [(s, e) for s, e, _ in whole._spans]
+    assert len(streamed._spans) == len(spans)
+    # Finished blocks were never rebuilt: no removal larger than one open block (~60 chars).
+    assert max(removals) < 120, max(removals)
+
+
+def _blocks(document):
+    block = document.firstBlock()
+    while block.isValid():
+        yield block
+        block = block.next()
+
+
+def _doc_text(document, start, end):
+    from PySide6.QtGui import QTextCursor
+
+    cursor = QTextCursor(document)
+    cursor.setPosition(start)
+    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+    return cursor.selectedText()
+
+
+def _char_format_at(document, position):
+    from PySide6.QtGui import QTextCursor
+
+    cursor = QTextCursor(document)
+    cursor.setPosition(position)
+    return cursor.charFormat()
+
+
+def test_an_oversize_block_is_drawn_line_by_line_with_its_highlights(qtbot):
+    """A paragraph or code block longer than LARGE_BLOCK is not parsed again at every chunk
+    (that would freeze the window): it is drawn line by line, highlights included, and
+    streamed or shown at once it comes out the same."""
+    import random
+
+    from desktop.markdown_view import LARGE_BLOCK, MarkdownView
+    from desktop.textview import Mark
+
+    lines = [f"Ticket {i}: Anna Berg asked about invoice {i} again" for i in range(300)]
+    code = "\n".join(f"notify('Anna Berg', {i})" for i in range(300))
+    text = "# Intro\n\n" + "\n".join(lines) + "\n\nmiddle *part*\n\n```py\n" + code + "\n```\n\nend **bold**"
+    assert len("\n".join(lines)) > LARGE_BLOCK and len(code) > LARGE_BLOCK
+    spans = []
+    start = text.find("Anna Berg")
+    while start >= 0:
+        spans.append((start, start + 9))
+        start = text.find("Anna Berg", start + 1)
+
+    def mark(s, e, offset=0):
+        return Mark(s - offset, e - offset, "PERSON", "restored", "restored", s)
+
+    whole = MarkdownView()
+    qtbot.addWidget(whole)
+    whole.set_content(text, [mark(s, e) for s, e in spans])
+    qtbot.waitUntil(lambda: not whole.rendering, timeout=20000)
+    streamed = MarkdownView()
+    qtbot.addWidget(streamed)
+    rng, position = random.Random(5), 0
+    while position < len(text):
+        end = min(len(text), position + rng.randint(10, 80))
+        for s, e in spans:
+            if s < end < e:
+                end = e
+        streamed.append_content(text[position:end], [mark(s, e, position) for s, e in spans
+                                                     if s >= position and e <= end])
+        position = end
+        streamed._timer.stop()
+        streamed._tick()
+    streamed.finish()
+    qtbot.waitUntil(lambda: not streamed.rendering, timeout=20000)
+    for view in (whole, streamed):
+        shown = view.document().toPlainText().split("\n")
+        assert shown[0] == "Intro" and shown[1] == lines[0] and lines[-1] in shown
+        assert "middle part" in shown and shown[-1] == "end bold"  # Markdown again after the big blocks
+        assert view.code_blocks() == [code]
+        drawn = [_doc_text(view.document(), s, e) for s, e, _ in view._spans]
+        assert drawn == ["Anna Berg"] * len(spans)
+    assert streamed.document().toPlainText() == whole.document().toPlainText()
