@@ -262,6 +262,7 @@ class AppState(QObject):
             server = ProxyServer(
                 self.engine, self.store, provider_from_settings(settings, vault=self.store), port=settings.server.port,
                 token=load_or_create_token(self.store), params=params_from_settings(settings),
+                unknown_fields=settings.server.unknown_fields,
             )
             return server.start()
 
