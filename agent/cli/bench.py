@@ -27,6 +27,8 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     p.add_argument("--llm-tasks", default="relevance", help="comma-separated tasks for --llm (relevance,detect,surrogates,restore)")
     p.add_argument("--out", type=Path, default=Path("bench-results"), help="folder for bench.json and bench.md")
     p.add_argument("--no-speed", action="store_true", help="skip the 50-word latency run")
+    p.add_argument("--documents", action="store_true",
+                   help="also the documents row: TAB and ABCD as files through `veil files`, and generated spoken transcripts")
     p.add_argument("--no-strict", action="store_true", help="skip the strict run (relevance off, every entity swapped)")
     p.set_defaults(func=run)
 
@@ -91,9 +93,18 @@ def run(args: argparse.Namespace) -> int:
                     setattr(report, scores_of, run_presidio(halves[half], lambda line, h=half: progress(f"{h} {line}")))
         except ImportError as exc:
             raise CliError(f"Presidio is not installed (pip install -e '.[dev]'): {exc}") from None
+    documents = None
+    if args.documents:
+        from agent.bench.documents import documents_row
+
+        documents = documents_row(datasets, progress)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "bench.json").write_text(json.dumps(report.to_json(), indent=2) + "\n")
+    (args.out / "bench.json").write_text(json.dumps(report.to_json() | ({"documents": documents} if documents else {}), indent=2) + "\n")
     table = markdown(report)
+    if documents:
+        from agent.bench.documents import markdown as documents_markdown
+
+        table += documents_markdown(documents)
     (args.out / "bench.md").write_text(table)
     print(table)
     return 0

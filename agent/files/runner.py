@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent.engine.core import InputRejected
+from agent.session.conversation import render_and_store
 from agent.files.document import Document, Edit, FileRejected, output_name
 from agent.files.formats import read_document, supported
 from agent.files.risk import DocumentRisk, assess
@@ -235,9 +236,14 @@ def sanitize_files(
                 tick(finished=job)
                 continue
             document = read_document(job.source, sanitizer.project.policy.column_mode)
-            outcome = sanitizer.sanitize(document, str(job.relative))
-            # The map first: an output must never exist whose stand-ins the vault lacks.
-            store.save_conversation(sanitizer.conversation)
+            # The map is stored before the output is written: an output must never exist
+            # whose stand-ins the vault lacks. When another process mapped one of the same
+            # values meanwhile, the document is sanitized again with the stored map.
+            outcome = render_and_store(
+                store, sanitizer.conversation,
+                lambda: sanitizer.sanitize(document, str(job.relative)),  # noqa: B023 (called at once)
+                lambda _outcome: store.save_conversation(sanitizer.conversation),
+            )
             output = job.relative.with_name(output_name(job.relative))
             write_atomically(out_dir / output, document.render(outcome.edits))
             report.output = str(output)
