@@ -81,4 +81,4 @@ class ContextBooster:
 
     def words(self) -> frozenset[str]:
         """Every cue word (folded): never a name or a place."""
-        return frozenset(self._keys)
+        return frozenset(" ".join(k.casefold().split()) for k in self._keys)

@@ -73,6 +73,14 @@ GENERIC_CUES = (
 )
 
 
+# Cue words of the types the pattern detectors find (agent/detect/patterns.py): never a
+# name or a place either ("Not a MAC:", "my DOB is").
+OTHER_CUES = (
+    "MAC", "mac address", "IP", "ip address", "ipv4", "ipv6", "email", "e-mail", "phone", "tel", "fax", "mobile",
+    "DOB", "d.o.b", "date of birth", "URL", "username", "user id", "login", "zip code", "postcode", "SWIFT", "BIC",
+)
+
+
 def _std(module: ModuleType) -> Callable[[str], bool]:
     """python-stdnum's own check (length, format, dates, check digits)."""
 
@@ -145,7 +153,7 @@ ID_TYPES: tuple[EntityType, ...] = (
     # -- United States --------------------------------------------------------------
     identifier(
         "US_SSN", "US Social Security number", "US",
-        (P(r"\d{3}-\d{2}-\d{4}", 0.9), P(r"\d{3} \d{2} \d{4}", 0.6), P(r"\d{9}", 0.3)),
+        (P(r"\d{3}-\d{2}-\d{4}", 0.9), P(r"\d{3} \d{2} \d{4}", 0.6), P(r"\d{9}", 0.0)),
         ("ssn", "social security", "social security number", "social sec", "ss#", "ss no"),
         _std(us_ssn), ("[1-8]########",), label=Label.SSN, noun=("SSN", "SSNs"), hue=0,
         examples=("536-90-4399",),
@@ -481,3 +489,14 @@ ID_TYPES: tuple[EntityType, ...] = (
         lengths=tuple(range(12, 20)), examples=("4111 1111 1111 1111",),
     ),
 )
+
+
+_BY_KEY = {t.key: t for t in ID_TYPES}
+
+
+def table_type_of(span) -> EntityType | None:
+    """The row of the type table a span was found as ("ids:ES_DNI"), if any."""
+    detector = getattr(span, "detector", "")
+    if not detector.startswith("ids:"):
+        return None
+    return _BY_KEY.get(detector[4:])

@@ -83,9 +83,10 @@ class IdentifierDetector:
             for n in _lengths(kind):
                 self._by_length.setdefault(n, []).append(compiled)
         cues = {t.key: t.context for t in self.types}
-        from agent.detect.id_table import GENERIC_CUES
+        from agent.detect.id_table import GENERIC_CUES, OTHER_CUES
 
         cues[GENERIC] = GENERIC_CUES
+        cues["OTHER"] = OTHER_CUES
         self.booster = booster or ContextBooster(cues)
 
     def detect(self, text: str, context: DetectionContext | None = None) -> list[Span]:
@@ -127,7 +128,7 @@ class IdentifierDetector:
 
     @staticmethod
     def _score(kind: EntityType, value: str, shape: float, cues: dict[str, int]) -> float:
-        valid = kind.validate is None or kind.validate(value)
+        valid = kind.validate is None or kind.validate("".join(value.split()))
         own = kind.key in cues
         if own:
             return _CUE_SCORE if valid else (kind.invalid_with_cue or 0.0)

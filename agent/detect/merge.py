@@ -10,6 +10,7 @@ from agent.entities import Span
 # Ties on score and length go to the more specific detector.
 _DETECTOR_PRIORITY = {
     "secrets": 6,
+    "ids": 5,
     "always_protect": 5,
     "custom": 5,
     "memory": 4,

@@ -9,7 +9,6 @@ from collections.abc import Iterable
 import phonenumbers
 
 from agent.detect.base import DetectionContext, Detector
-from agent.detect.validators import card_brand, iban_valid, luhn_valid, ssn_valid
 from agent.entities import Label, Span
 from agent.knowledge.places import STREET_TYPE_PATTERN
 
@@ -61,48 +60,6 @@ class EmailDetector(RegexDetector):
         r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+'-]{0,63}@"
         r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])"
     )
-
-
-class CreditCardDetector(RegexDetector):
-    name = "credit_card"
-    label = Label.CREDIT_CARD
-    score = 1.0
-    pattern = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
-
-    _context = re.compile(r"(?i)\b(card|credit|debit|visa|mastercard|amex|cc|payment|pay|billing|cvv|expir\w*)\b")
-
-    def validate(self, value: str, match: re.Match[str], text: str) -> bool:
-        # A Luhn-valid number is a card if its prefix is a known brand's, or if the text
-        # says it is a card (issuers and test data use prefixes beyond the big brands).
-        return luhn_valid(value) and (card_brand(value) is not None or _near(text, match.start(), self._context, 40))
-
-
-class IbanDetector(RegexDetector):
-    name = "iban"
-    label = Label.IBAN
-    score = 1.0
-    pattern = re.compile(r"\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{2,4}){3,8}(?:[ -]?[A-Z0-9]{1,3})?\b")
-
-    def validate(self, value: str, match: re.Match[str], text: str) -> bool:
-        return iban_valid(value)
-
-
-_SSN_CONTEXT = re.compile(r"(?i)\b(ssn|social security|social sec|ss#|tax id|tin)\b")
-
-
-class SsnDetector(RegexDetector):
-    name = "ssn"
-    label = Label.SSN
-    score = 0.95
-    # Dashed or spaced 3-2-4; plain 9 digits only with a hotword nearby.
-    pattern = re.compile(r"(?<![\d-])(?P<v>\d{3}([- ])\d{2}\2\d{4}|\d{9})(?![\d-])")
-
-    def validate(self, value: str, match: re.Match[str], text: str) -> bool:
-        if not ssn_valid(value):
-            return False
-        if value.isdigit() or " " in value:
-            return _near(text, match.start(), _SSN_CONTEXT, 40)
-        return True
 
 
 class IpDetector:
@@ -474,12 +431,11 @@ class DomainDetector(RegexDetector):
 def pattern_detectors(phone_regions: Iterable[str] | None = None) -> list[Detector]:
     """All validated-pattern detectors, in their default configuration."""
     phone = PhoneDetector(phone_regions) if phone_regions else PhoneDetector()
+    # Cards, IBANs and SSNs are rows of the type table (agent/detect/id_table.py), found by
+    # the identifier detector with the other structured identifiers.
     return [
         EmailDetector(),
         phone,
-        CreditCardDetector(),
-        IbanDetector(),
-        SsnDetector(),
         IpDetector(),
         UrlDetector(),
         MacDetector(),

@@ -10,11 +10,17 @@ from dataclasses import dataclass, field, replace
 
 from agent.config import Settings
 from agent.detect.base import DetectionContext, Detector
+from agent.detect.code_zones import is_code
+from agent.detect.config_secrets import ConfigSecretDetector
+from agent.detect.context import GENERIC, ContextBooster
 from agent.detect.gazetteer import OrganisationDetector, PlaceDetector
+from agent.detect.id_table import ID_TYPES
+from agent.detect.identifiers import IdentifierDetector
 from agent.detect.memory import ConversationMemoryDetector, MentionFinder, name_parts
 from agent.detect.merge import resolve_overlaps
 from agent.detect.ner import SpacyNerDetector
 from agent.detect.nlp import LazyAnalysis, ModelMissing, SpacyPipeline, shared_pipeline
+from agent.detect.obfuscated import ObfuscatedEmailDetector
 from agent.detect.patterns import pattern_detectors
 from agent.detect.person_names import PersonNameDetector
 from agent.detect.secrets import SecretDetector
@@ -41,11 +47,29 @@ class DetectorRegistry:
         allow: Iterable[str] = (),
         min_score: float = 0.35,
         pipeline: SpacyPipeline | None = None,
+        booster: ContextBooster | None = None,
     ):
         self.detectors: list[Detector] = list(detectors)
         self.allow = frozenset(fold(a) for a in allow if a.strip())
         self.min_score = min_score
         self.pipeline = pipeline
+        self.booster = booster
+        self._cue_hits: tuple[str, list] | None = None
+
+    def _code_or_cue(self, text: str, span: Span) -> bool:
+        """A name, place or organisation that is really an identifier in code, or the cue
+        word of an identifier ("my ITIN is ...", "NPI:", "nino:"): not an entity. What the
+        user listed and what the conversation already mapped are never second-guessed."""
+        if span.label not in _GUESSED or span.detector in _AUTHORITATIVE:
+            return False
+        if is_code(text, span, token_rules=span.label is not Label.USERNAME):
+            return True
+        if self.booster is None:
+            return False
+        if self._cue_hits is None or self._cue_hits[0] is not text:
+            self._cue_hits = (text, [h for h in self.booster.scan(text) if h.keys != {GENERIC}])
+        # "my ITIN", "Meine Steuer-ID", "RSA ID", "Not a MAC:": a cue word, or part of one.
+        return any(h.start < span.end and span.start < h.end for h in self._cue_hits[1])
 
     def add(self, detector: Detector) -> None:
         self.detectors.append(detector)
@@ -72,11 +96,20 @@ class DetectorRegistry:
                 if not (0 <= span.start < span.end <= len(text)) or text[span.start : span.end] != span.text:
                     continue  # a detector's offsets are checked, never trusted
                 spans.append(_normalized(span))
-        kept = [s for s in spans if s.score >= self.min_score and fold(s.text) not in self.allow]
+        kept = [
+            s for s in spans
+            if s.score >= self.min_score and fold(s.text) not in self.allow and not self._code_or_cue(text, s)
+        ]
         merged = resolve_overlaps(kept)
-        merged = resolve_overlaps(merged + _repeated_mentions(text, merged))
+        repeats = [s for s in _repeated_mentions(text, merged) if not self._code_or_cue(text, s)]
+        merged = resolve_overlaps(merged + repeats)
         return Detection(_linked_partials(_consistent_labels(merged)), warnings)
 
+
+# Types that detectors guess from the look of words (and code can imitate); the others come
+# from validated patterns.
+_GUESSED = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC, Label.USERNAME})
+_AUTHORITATIVE = frozenset({"always_protect", "custom", "memory"})
 
 # Types whose values are worth finding again wherever they recur in the same text.
 _PROPAGATE = frozenset(Label) - {Label.DATE, Label.NORP}
@@ -165,10 +198,14 @@ def build_registry(settings: Settings, extra: Sequence[Detector] = ()) -> Detect
     cfg = settings.detectors
     pipeline = shared_pipeline(cfg.spacy_model) if cfg.ner else None
     detectors: list[Detector] = []
+    identifiers = IdentifierDetector(ID_TYPES)
     if cfg.secrets:
         detectors.append(SecretDetector())
+        detectors.append(ConfigSecretDetector())
     if cfg.patterns:
         detectors.extend(pattern_detectors())
+        detectors.append(identifiers)
+        detectors.append(ObfuscatedEmailDetector())
     if pipeline is not None:
         detectors.append(SpacyNerDetector(pipeline))
     detectors.append(PersonNameDetector(pipeline))
@@ -182,5 +219,6 @@ def build_registry(settings: Settings, extra: Sequence[Detector] = ()) -> Detect
         detectors.append(CustomPatternDetector(Label.parse(pattern.label), pattern.pattern, pattern.name))
     detectors.extend(extra)
     return DetectorRegistry(
-        detectors, allow=settings.lists.never_protect, min_score=cfg.min_score, pipeline=pipeline
+        detectors, allow=settings.lists.never_protect, min_score=cfg.min_score, pipeline=pipeline,
+        booster=identifiers.booster,
     )

@@ -185,7 +185,7 @@ def masked_stand_in(
             for i, value in zip(checks, values):
                 chars[i] = value
             candidate = _written(real, chars)
-            if (validate is None or validate(candidate)) and not shares_digit_run(real, candidate, fixed=fixed):
+            if (validate is None or validate("".join(candidate.split()))) and not shares_digit_run(real, candidate, fixed=fixed):
                 found = candidate
                 break
         if found is not None and alnum(found).upper() != compact.upper():

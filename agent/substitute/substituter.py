@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import re
 
+from agent.detect.id_table import table_type_of
+from agent.detect.spec import StandInRequest
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
 from agent.engine.local_tasks import SurrogateProposer
 from agent.entities import Action, Label, Span
@@ -18,6 +20,7 @@ from agent.knowledge.places import STREET_TYPE_PATTERN, place_kind, places
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute import formats
 from agent.substitute.dates import shift_date
+from agent.substitute.id_standins import stand_in_for
 from agent.substitute.orgs_places import fake_org, fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial
 from agent.substitute.rng import digits_into, match_case, rng_for, same_shape
@@ -153,6 +156,12 @@ class Substituter:
     def _generate(self, span: Span, text: str, conversation: Conversation, rng, is_free) -> str | None:
         real = span.text
         label = span.label
+        kind = table_type_of(span)
+        if kind is not None:
+            # A row of the type table: a valid value of the same type, no real digit run kept.
+            request = StandInRequest(real=real, rng=rng, text=text, start=span.start, conversation=conversation,
+                                     is_free=is_free, helpers=self)
+            return stand_in_for(kind, request)
         if label is Label.PERSON:
             return self.persons.make(real, text[: span.start], conversation, rng, is_free)
         if label is Label.EMAIL:
