@@ -140,3 +140,19 @@ def test_not_a_pdf_or_docx_is_rejected(tmp_path):
         path.write_bytes(b"this is not what the name says")
         with pytest.raises(FileRejected):
             read_document(path)
+
+
+def test_attachment_text_for_the_chat(tmp_path):
+    from agent.files.attach import read_attachment
+
+    path = tmp_path / "memo.docx"
+    make_docx(path)
+    attachment = read_attachment(path)
+    part = attachment.as_message_part()
+    assert part.startswith("[memo.docx]\n")
+    assert "Client: Marguerite Okonkwo of Brightfield Legal LLP" in part
+    assert "Calderon Shipping Ltd" in part
+    with pytest.raises(FileRejected, match="at most"):
+        read_attachment(path, max_chars=50)
+    with pytest.raises(FileRejected, match="can attach"):
+        read_attachment(tmp_path / "photo.png")

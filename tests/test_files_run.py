@@ -208,3 +208,34 @@ def test_corpus_swap_takes_stand_ins_from_other_documents(store, tmp_path):
         others = [org for n, org in orgs.items() if n != name]
         swapped += any(org in text for org in others)
     assert swapped >= 1  # at least one stand-in is another document's organisation
+
+
+def test_two_workers_share_one_map_through_the_vault(store, tmp_path):
+    """Chunks of several files in two processes: one stand-in per value in every output,
+    and the outputs restore to the inputs."""
+    import functools
+
+    from agent.config import default_settings
+    from agent.files.parallel import sanitize_files_parallel
+    from agent.vault import VaultStore
+
+    source = tmp_path / "in"
+    source.mkdir()
+    line = f"Agent: hello\nCustomer: I'm {PEOPLE[0]} of {ORGS[0]}, e-mail {EMAILS[0]}.\n"
+    for i in range(4):
+        (source / f"call{i}.txt").write_text(line * 3 + f"Customer: bye from call {i}\n", encoding="utf-8")
+    project = open_project(store, "parallel")
+    opener = functools.partial(VaultStore, store.path, scrypt_n=2**12)
+    result = sanitize_files_parallel(default_settings(), project, store, [source], tmp_path / "out", workers=2,
+                                     open_store=opener)
+    assert sorted(f.status for f in result.files) == ["sanitized"] * 4, [(f.relative, f.error) for f in result.files]
+    outputs = [(tmp_path / "out" / f"call{i}.txt").read_text(encoding="utf-8") for i in range(4)]
+    first_lines = {text.splitlines()[1] for text in outputs}
+    assert len(first_lines) == 1  # the same stand-ins in every file
+    assert PEOPLE[0] not in "".join(outputs) and EMAILS[0] not in "".join(outputs)
+    fresh = open_project(store, "parallel", create=False)
+    sanitizer = _sanitizer(store, "parallel")
+    back = restore_files(sanitizer.engine, fresh.conversation, [tmp_path / "out"], tmp_path / "back")
+    assert all(f.status == "restored" for f in back.files)
+    for i in range(4):
+        assert (tmp_path / "back" / f"call{i}.txt").read_text(encoding="utf-8") == (source / f"call{i}.txt").read_text(encoding="utf-8")

@@ -44,6 +44,30 @@ def _run_files(folder: Path, out: Path, project: str, settings=None) -> None:
         raise RuntimeError(f"veil files failed on {failed[0].relative}: {failed[0].error}")
 
 
+def _run_files_workers(folder: Path, out: Path, project: str, workers: int, vault: Path) -> None:
+    """The same with `workers` processes sharing a throw-away vault (the map must be
+    shared through a store the workers can open)."""
+    import functools
+    import os
+
+    from agent.config import default_settings
+    from agent.files.parallel import sanitize_files_parallel
+    from agent.files.project import open_project
+    from agent.vault import VaultStore
+
+    os.environ.setdefault("VEIL_PASSPHRASE", "veil files bench (throw-away vault)")
+    opener = functools.partial(VaultStore, vault, scrypt_n=2**12)
+    store = opener()
+    try:
+        result = sanitize_files_parallel(default_settings(), open_project(store, project), store, [folder], out,
+                                         workers=workers, open_store=opener)
+    finally:
+        store.close()
+    failed = [f for f in result.files if f.status == "failed"]
+    if failed:
+        raise RuntimeError(f"veil files failed on {failed[0].relative}: {failed[0].error}")
+
+
 def _documents(name: str, examples: list[Example]) -> dict[str, list[Example]]:
     grouped: dict[str, list[Example]] = defaultdict(list)
     for example in examples:
@@ -191,12 +215,18 @@ def _measure_txt(kb: int, queue) -> None:
         started = time.perf_counter()
         _run_files(source_dir, Path(tmp) / "out", "txt")
         seconds = time.perf_counter() - started
+        (source_dir / "big.txt").write_text(text.replace("the ", "THE "), encoding="utf-8")
+        started = time.perf_counter()
+        _run_files_workers(source_dir, Path(tmp) / "out2", "txt2", 2, Path(tmp) / "vault.db")
+        seconds_two = time.perf_counter() - started  # includes starting the two workers (~3-5 s)
     size = len(text.encode("utf-8"))
     queue.put({"txt_kb": round(size / 1000, 1), "txt_seconds": round(seconds, 2),
-               "txt_kb_per_s": round(size / 1000 / seconds, 1), "txt_source": source})
+               "txt_kb_per_s": round(size / 1000 / seconds, 1), "txt_source": source,
+               "txt_2_workers_seconds": round(seconds_two, 2),
+               "txt_2_workers_kb_per_s": round(size / 1000 / seconds_two, 1)})
 
 
-def _measure_docx(pages: int, queue) -> None:
+def _measure_docx(pages: int, workers: int, queue) -> None:
     import docx
 
     text, source = _sample_text(pages * 3000)  # ~500 words a page
@@ -216,11 +246,18 @@ def _measure_docx(pages: int, queue) -> None:
                 document.add_page_break()
         document.save(str(source_dir / "hundred.docx"))
         started = time.perf_counter()
-        _run_files(source_dir, Path(tmp) / "out", "docx")
+        if workers > 1:
+            _run_files_workers(source_dir, Path(tmp) / "out", "docx", workers, Path(tmp) / "vault.db")
+        else:
+            _run_files(source_dir, Path(tmp) / "out", "docx")
         seconds = time.perf_counter() - started
+    # Peak resident memory of this process, and with workers, of the largest worker.
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    queue.put({"docx_pages": pages, "docx_chars": len(text), "docx_seconds": round(seconds, 2),
-               "docx_peak_mb": round(peak_kb / 1024), "docx_source": source})
+    children_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    key = "docx" if workers == 1 else f"docx_{workers}_workers"
+    queue.put({f"{key}_pages": pages, f"{key}_chars": len(text), f"{key}_seconds": round(seconds, 2),
+               f"{key}_peak_mb": round(peak_kb / 1024), **({f"{key}_worker_peak_mb": round(children_kb / 1024)}
+                                                          if workers > 1 else {}), "docx_source": source})
 
 
 def _in_child(target, *args) -> dict:
@@ -242,9 +279,12 @@ def throughput(kb: int = 400, pages: int = 100, progress: Progress | None = None
     out = {"cpus": os.cpu_count(), "load_average_before": [round(x, 2) for x in load_before]}
     out.update(_in_child(_measure_txt, kb))
     if progress:
-        progress(f"files bench: .txt {out['txt_kb_per_s']} kB/s")
-    out.update(_in_child(_measure_docx, pages))
+        progress(f"files bench: .txt {out['txt_kb_per_s']} kB/s, {out['txt_2_workers_kb_per_s']} kB/s with 2 workers")
+    out.update(_in_child(_measure_docx, pages, 1))
     if progress:
         progress(f"files bench: {pages}-page .docx {out['docx_seconds']} s, peak {out['docx_peak_mb']} MB")
+    out.update(_in_child(_measure_docx, pages, 2))
+    if progress:
+        progress(f"files bench: {pages}-page .docx with 2 workers {out['docx_2_workers_seconds']} s")
     out["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     return out

@@ -131,7 +131,7 @@ class ProjectSanitizer:
         if self.corpus is not None and document_id:
             self.corpus.assign(document_id, self.conversation)
         for indexes in chunks_of(segments):
-            self._chunk(segments, indexes, outcome)
+            self.sanitize_chunk(segments, indexes, outcome)
         return outcome
 
     def detect_only(self, document: Document) -> list[Span]:
@@ -143,7 +143,8 @@ class ProjectSanitizer:
             spans.extend(self.engine.detect(text, self.conversation))
         return spans
 
-    def _chunk(self, segments: list[Segment], indexes: list[int], outcome: DocumentOutcome) -> None:
+    def sanitize_chunk(self, segments: list[Segment], indexes: list[int], outcome: DocumentOutcome) -> None:
+        """Sanitize the segments `indexes` (one chunk) into outcome (edits, findings, chunk)."""
         text, starts = _join(segments, indexes)
         prepared: list[Span] = []
         overrides: dict[str, Action] = {}
