@@ -29,9 +29,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from agent import __version__
+from agent.engine.local_tasks import LocalModels, find_local_models
+
+if TYPE_CHECKING:
+    from agent.config import Settings
+    from agent.engine.interface import PrivacyEngine
+    from agent.session.conversation import ConversationStore
 
 # Synthetic data only. Every kind here is one the rules must replace whatever the policy.
 SAMPLE_PROMPT = (
@@ -116,18 +122,13 @@ class _Clock:
             self.report.timings[name] = time.perf_counter() - began
 
 
-def _resolve_model(name_or_path: str, report: SelfTestReport) -> Path:
-    from models.catalog import load_catalog
-    from models.store import resolve_model
-
-    catalog = load_catalog()
-    entry = catalog.find(name_or_path or catalog.default)
-    report.model_name = entry.name if entry is not None else Path(name_or_path).name
-    report.model_was_installed = entry is None or entry.is_installed()
-    path = resolve_model(name_or_path, catalog=catalog)
-    report.model_path = str(path)
-    report.model_size = path.stat().st_size
-    return path
+def _resolve_model(local_models: LocalModels, name_or_path: str, report: SelfTestReport) -> Path:
+    model = local_models.model_file(name_or_path)
+    report.model_name = model.name
+    report.model_was_installed = model.was_installed
+    report.model_path = str(model.path)
+    report.model_size = model.size
+    return model.path
 
 
 def self_test(*, model: str = "", max_tokens: int = DEFAULT_MAX_TOKENS) -> SelfTestReport:
@@ -136,7 +137,10 @@ def self_test(*, model: str = "", max_tokens: int = DEFAULT_MAX_TOKENS) -> SelfT
     clock = _Clock(report)
 
     with clock.step("model file"):
-        model_path = _resolve_model(model, report)
+        local_models = find_local_models()
+        if local_models is None:
+            raise SelfTestFailed("model file", "no local-model package is installed (the models/ plug-in)")
+        model_path = _resolve_model(local_models, model, report)
 
     with _temporary_home():
         from agent.config import default_settings
@@ -163,9 +167,7 @@ def self_test(*, model: str = "", max_tokens: int = DEFAULT_MAX_TOKENS) -> SelfT
                 store = open_default_store(settings=settings, passphrase=passphrase)
             try:
                 with clock.step("model load"):
-                    from models.runtime import get_model
-
-                    runtime = get_model(model_path, n_threads=settings.local_model.n_threads)
+                    runtime = local_models.chat_model(model_path, n_threads=settings.local_model.n_threads)
                     runtime.load()
                     if not runtime.is_loaded:
                         raise SelfTestFailed("model load", runtime.load_error or "llama.cpp did not load the model")
@@ -198,10 +200,12 @@ def self_test(*, model: str = "", max_tokens: int = DEFAULT_MAX_TOKENS) -> SelfT
     return report
 
 
-def _send_and_restore(engine, store, settings, report: SelfTestReport, clock: _Clock) -> str:
+def _send_and_restore(
+    engine: PrivacyEngine, store: ConversationStore, settings: Settings, report: SelfTestReport, clock: _Clock
+) -> str:
     """Sanitize, store, answer with the local model, restore; returns the conversation id."""
-    from agent.session.sender import Sender
     from agent.providers import params_from_settings, provider_from_settings
+    from agent.session.sender import Sender
 
     provider = provider_from_settings(settings)
     sender = Sender(engine, store, provider, params=params_from_settings(settings))

@@ -15,6 +15,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication
@@ -27,6 +28,9 @@ from desktop import icons
 from desktop.hotkeys import HotkeyBridge
 from desktop.state import AppState, VaultPhase
 from desktop.tasks import Background
+
+if TYPE_CHECKING:
+    from agent.engine.host import EngineHost
 
 log = logging.getLogger("veil.desktop")
 
@@ -44,7 +48,7 @@ class VeilApp(QObject):
     clipboard_done = Signal(object)  # ClipboardOutcome (tests and notifications)
 
     def __init__(self, app: QApplication, settings: Settings, *, settings_problem: str = "",
-                 isolated_engine: bool = True, use_hotkeys: bool = True, engine=None):
+                 isolated_engine: bool = True, use_hotkeys: bool = True, engine: EngineHost | None = None):
         super().__init__()
         self.app = app
         self.background = Background()

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from agent.entities import Action, Label
+from agent.providers.errors import describe_failure
 from agent.session.conversation import Conversation, Message, MessageState
 from desktop import icons
 from desktop.colors import risk_color
@@ -108,28 +109,34 @@ class Banner(QFrame):
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.label, 1)
-        self.action_button = QPushButton()
+        self.action_button = QPushButton()  # the main action (Retry, Unlock…)
         self.action_button.setVisible(False)
         layout.addWidget(self.action_button)
+        self.second_button = QPushButton()  # e.g. Open Settings
+        self.second_button.setVisible(False)
+        layout.addWidget(self.second_button)
         self.close_button = QToolButton()
         self.close_button.setText("✕")
         self.close_button.setToolTip("Dismiss")
         self.close_button.setAutoRaise(True)
         self.close_button.clicked.connect(self.hide)
         layout.addWidget(self.close_button)
-        self._action = None
-        self.action_button.clicked.connect(self._run_action)
+        self._actions: list = [None, None]
+        self.action_button.clicked.connect(lambda: self._run_action(0))
+        self.second_button.clicked.connect(lambda: self._run_action(1))
         self.hide()
 
-    def show_message(self, text: str, action: str = "", callback=None) -> None:
+    def show_message(self, text: str, action: str = "", callback=None, *, second: str = "",
+                     second_callback=None) -> None:
         self.label.setText(text)
-        self._action = callback
-        self.action_button.setText(action)
-        self.action_button.setVisible(bool(action))
+        self._actions = [callback, second_callback]
+        for button, label in ((self.action_button, action), (self.second_button, second)):
+            button.setText(label)
+            button.setVisible(bool(label))
         self.show()
 
-    def _run_action(self) -> None:
-        callback = self._action
+    def _run_action(self, index: int) -> None:
+        callback = self._actions[index]
         self.hide()
         if callback is not None:
             callback()
@@ -810,7 +817,7 @@ class ChatWindow(QMainWindow):
             self.state.note_vault_locked()
             self.host.ensure_vault(self.send)
             return
-        self.show_error(f"Not sent: {exc}")
+        self.show_failure(describe_failure(exc, sent=False))
 
     def _sent(self, text: str, sender, reply) -> None:
         """The message is stored: clear the composer, show it, stream the answer."""
@@ -829,6 +836,8 @@ class ChatWindow(QMainWindow):
     def _stream(self, sender, reply, view: MessageView) -> None:
         self.reply = reply
         self.sender = sender
+        # The provider says when it retries (from its thread): shown in the answer's bubble.
+        sender.provider.on_retry = lambda notice: self.background.post(lambda: self._retrying(view, notice))
         pipe = ChunkPipe(self.background, lambda chunks: self._chunks(view, chunks))
 
         def run() -> None:
@@ -848,8 +857,15 @@ class ChatWindow(QMainWindow):
         self.background.thread(run, "veil-answer")
 
     def _chunks(self, view: MessageView, chunks) -> None:
+        if view.note.isVisible() and view.message is not None:
+            view.set_state(view.message)  # a "retrying" note is over once text arrives
         view.append_answer(chunks)
         self._scroll_to_end(only_if_at_end=True)
+
+    def _retrying(self, view: MessageView, notice) -> None:
+        if self.reply is not None and view.message is not None:
+            view.set_state(view.message, notice.describe())
+            self.preview_status.setText(f"retrying ({notice.attempt} of {notice.max_attempts})…")
 
     def _stream_ended(self, reply, view: MessageView, exc: BaseException | None) -> None:
         from agent.providers import Cancelled
@@ -870,8 +886,9 @@ class ChatWindow(QMainWindow):
         elif isinstance(exc, Cancelled):
             view.set_state(message, "Stopped. Retry sends the message again.")
         else:
-            view.set_state(message, f"{exc}", error=True)
-            self.show_error(f"No answer: {exc}", retry_id=message.id)
+            failure = describe_failure(exc, partial_kept=bool(view.body.text()))
+            view.set_state(message, failure.text, error=True)
+            self.show_failure(failure, retry_id=message.id)
         self._scroll_to_end(only_if_at_end=True)
         self.state.conversations_changed.emit()
         if self.composer.toPlainText().strip():
@@ -883,6 +900,16 @@ class ChatWindow(QMainWindow):
             self.error_banner.show_message(text + "\nYour message is saved.", "Retry", lambda: self.retry(retry_id))
         else:
             self.error_banner.show_message(text)
+
+    def show_failure(self, failure, retry_id: int | None = None) -> None:
+        """A failed send, in the provider layer's words, with the actions that can help."""
+        self.last_error = failure.text
+        text = failure.text if retry_id is None else failure.text + "\nYour message is saved."
+        retry = ("Retry", lambda: self.retry(retry_id)) if failure.retry and retry_id is not None else ("", None)
+        settings = ("Open Settings", self.host.open_settings) if failure.open_settings else ("", None)
+        if not retry[0]:
+            retry, settings = settings, ("", None)
+        self.error_banner.show_message(text, retry[0], retry[1], second=settings[0], second_callback=settings[1])
 
     def retry(self, message_id: int) -> None:
         if self.sending or self.conversation is None:

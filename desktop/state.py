@@ -10,12 +10,15 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
 from agent.config import Settings, save_settings
 from desktop.tasks import Background
+
+if TYPE_CHECKING:
+    from agent.engine.host import EngineHost
 
 log = logging.getLogger("veil.desktop")
 
@@ -58,13 +61,13 @@ class AppState(QObject):
     proxy_changed = Signal()  # the local proxy (veil serve) started, stopped or failed
 
     def __init__(self, settings: Settings, background: Background | None = None, *, isolated_engine: bool = True,
-                 engine: Any = None):
+                 engine: EngineHost | None = None):
         """`engine`: an EngineHost already started (tests share one); else start_engine() makes one."""
         super().__init__()
         self.settings = settings
         self.background = background or Background()
         self.isolated_engine = isolated_engine
-        self.engine: Any = engine  # agent.engine.host.EngineHost
+        self.engine: EngineHost | None = engine  # EngineHost: a PrivacyEngine with a helper's life cycle
         self._own_engine = engine is None
         self.engine_phase = EnginePhase.LOADING
         self.engine_error = ""

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent.engine.local_tasks import LocalModelUnavailable
 from models.gguf_info import GgufInfo, read_gguf_info
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ DEFAULT_CONTEXT = 2048  # enough for prompts + answers of the tiny model; 4096 c
 PREFILL_CHUNK = 128
 
 
-class ModelLoadError(RuntimeError):
+class ModelLoadError(LocalModelUnavailable):
     """The model file is missing, not a GGUF, or llama.cpp refused to load it."""
 
 

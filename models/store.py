@@ -11,13 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent import paths
+from agent.engine.local_tasks import LocalModelUnavailable
 from models.catalog import Catalog, CatalogEntry, load_catalog
 from models.download import CancelToken, ProgressCallback, download, part_path, sha256_file
 
 log = logging.getLogger(__name__)
 
 
-class ModelNotAvailable(LookupError):
+class ModelNotAvailable(LocalModelUnavailable, LookupError):
     """The model named in the settings cannot be used (not installed, no such file)."""
 
 

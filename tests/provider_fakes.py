@@ -50,6 +50,8 @@ class Fail:
     headers: dict[str, str] = field(default_factory=dict)
     echo_auth: bool = False  # put the credential the client sent into the error message
     first_byte_delay: float = 0.0
+    raw: bytes | None = None  # a body sent as it is instead (e.g. a proxy's HTML error page)
+    content_type: str = "text/html; charset=utf-8"  # of `raw`
 
 
 @dataclass
@@ -242,6 +244,15 @@ class _Handler(BaseHTTPRequestHandler):
         headers = dict(step.headers)
         if step.retry_after is not None:
             headers["retry-after"] = str(step.retry_after)
+        if step.raw is not None:
+            self.send_response(step.status)
+            self.send_header("content-type", step.content_type)
+            self.send_header("content-length", str(len(step.raw)))
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(step.raw)
+            return
         self._send_json(step.status, _error_body(self.fake.dialect, step.status, message), headers)
 
     def _send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:

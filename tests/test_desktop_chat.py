@@ -294,3 +294,107 @@ def test_an_oversize_block_is_drawn_line_by_line_with_its_highlights(qtbot):
         drawn = [_doc_text(view.document(), s, e) for s, e, _ in view._spans]
         assert drawn == ["Anna Berg"] * len(spans)
     assert streamed.document().toPlainText() == whole.document().toPlainText()
+
+
+# -- errors in words --------------------------------------------------------------------------------
+def banner_buttons(chat) -> list[str]:
+    banner = chat.error_banner
+    return [b.text() for b in (banner.action_button, banner.second_button) if b.isVisibleTo(banner)]
+
+
+def test_an_html_error_page_reads_as_words_with_retry(qtbot, veil, fake_openai):
+    """Issue 15.5: a proxy's HTML page in the red banner."""
+    from provider_fakes import Fail
+    from test_providers_errors import NGINX_502
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, "Summarise the call with Sarah Mitchell.")
+    fake_openai.plan(Fail(502, raw=NGINX_502))
+    chat.send()
+    wait_answer(qtbot, chat)
+    text = chat.error_banner.label.text()
+    assert chat.error_banner.isVisible() and "502 Bad Gateway" in text
+    assert "<" not in text and "nginx" not in text and "Your message is saved" in text
+    assert banner_buttons(chat) == ["Retry"]  # a server's trouble: no setting to change
+
+
+def test_connection_refused_offers_settings_and_retry_in_plain_words(qtbot, desktop_env, shared_engine):
+    from desktop_support import free_port
+
+    port = free_port()
+    veil = start_app(qtbot, shared_engine, app_settings(f"http://127.0.0.1:{port}/v1"))
+    try:
+        chat = veil.chat
+        type_and_preview(qtbot, chat, "Summarise the call with Sarah Mitchell.")
+        chat.send()
+        wait_answer(qtbot, chat)
+        text = chat.error_banner.label.text()
+        assert "Errno" not in text and f"127.0.0.1:{port}" in text and "server running" in text
+        assert banner_buttons(chat) == ["Retry", "Open Settings"]
+        chat.error_banner.second_button.click()
+        qtbot.waitUntil(lambda: veil.settings_dialog is not None and veil.settings_dialog.isVisible(), timeout=5000)
+    finally:
+        stop_app(veil)
+
+
+def test_a_malformed_base_url_is_said_not_a_missing_key(qtbot, desktop_env, shared_engine):
+    veil = start_app(qtbot, shared_engine, app_settings("localhost:8080/v1"))
+    try:
+        chat = veil.chat
+        type_and_preview(qtbot, chat, "Summarise the call with Sarah Mitchell.")
+        chat.send()
+        qtbot.waitUntil(lambda: chat.error_banner.isVisible() and not chat.sending, timeout=10000)
+        text = chat.error_banner.label.text()
+        assert text.startswith("Not sent:") and "localhost:8080/v1" in text and "http://" in text
+        assert "API key" not in text
+        assert banner_buttons(chat) == ["Open Settings"]
+        assert chat.composer.toPlainText() == "Summarise the call with Sarah Mitchell."  # nothing lost
+    finally:
+        stop_app(veil)
+
+
+def test_retries_are_shown_and_a_501_is_asked_once(qtbot, desktop_env, shared_engine, fake_openai):
+    from provider_fakes import Fail, Reply
+
+    veil = start_app(qtbot, shared_engine, app_settings(fake_openai.base_url, max_attempts=3))
+    try:
+        chat = veil.chat
+        type_and_preview(qtbot, chat, "Summarise the call with Sarah Mitchell.")
+        fake_openai.plan(Fail(503, "overloaded"), Fail(503, "overloaded"), Reply("Done at last."))
+        before = len(fake_openai.requests)
+        seen = []
+        chat.send()
+        qtbot.waitUntil(lambda: (seen.append(chat.views[-1].note.text()) if len(chat.views) >= 2 else None)
+                        or not chat.sending and len(chat.views) >= 2, timeout=30000)
+        assert any("attempt 2 of 3" in note for note in seen), seen
+        answer = chat.views[-1]
+        assert answer.body.text() == "Done at last." and not answer.note.isVisible()
+        assert len(fake_openai.requests) - before == 3
+        # A 501 cannot get better by asking again: one request, said plainly.
+        before = len(fake_openai.requests)
+        type_and_preview(qtbot, chat, "And the follow-up for Sarah Mitchell?")
+        fake_openai.plan(Fail(501), Fail(501), Fail(501))
+        chat.send()
+        wait_answer(qtbot, chat)
+        assert len(fake_openai.requests) - before == 1
+        assert "501 Not Implemented" in chat.error_banner.label.text()
+    finally:
+        stop_app(veil)
+
+
+def test_a_stream_cut_mid_answer_keeps_the_part_that_arrived(qtbot, veil, fake_openai):
+    from provider_fakes import Reply
+
+    from agent.session.conversation import MessageState
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, "Tell me about Lisbon.")
+    fake_openai.plan(Reply("Lisbon is the capital of Portugal and it is known for its trams.", chunk_size=8,
+                           chunk_delay=0.01, cut_after=3))
+    chat.send()
+    answer = wait_answer(qtbot, chat)
+    assert answer.body.text().startswith("Lisbon is the cap")
+    text = chat.error_banner.label.text()
+    assert not text.startswith("No answer") and "broke off" in text and "kept" in text
+    assert banner_buttons(chat)[0] == "Retry"
+    assert veil.state.store.list_messages(chat.conversation.id)[-1].state is MessageState.FAILED

@@ -107,7 +107,7 @@ def test_a_killed_helper_is_replaced_by_the_in_process_engine():
 
 
 def test_apply_entries_replays_variants_and_partials():
-    from agent.engine.host import apply_entries
+    from agent.engine.interface import apply_entries
 
     original = Conversation(seed=1)
     full = original.add_entry(MapEntry("Sarah Mitchell", "Jessica Rosario", Label.PERSON))

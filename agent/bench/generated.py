@@ -17,12 +17,13 @@ from agent.bench.code_corpus import nothing_personal, plant_pii
 from agent.bench.id_sets import generate_id_samples, score_id_samples, value_present
 from agent.bench.leak_sets import leak_items
 from agent.bench.metrics import bench_conversation
+from agent.engine.interface import PrivacyEngine
 from agent.entities import Action, Label
 
 Progress = Callable[[str], None]
 
 
-def _sanitizer(engine, prefix: str):
+def _sanitizer(engine: PrivacyEngine, prefix: str):
     counter = iter(range(10**9))
 
     def sanitize(text: str):
@@ -31,14 +32,14 @@ def _sanitizer(engine, prefix: str):
     return sanitize
 
 
-def id_rows(engine) -> dict:
+def id_rows(engine: PrivacyEngine) -> dict:
     from agent.detect.id_table import ID_TYPES
 
     samples = generate_id_samples(ID_TYPES)
     return score_id_samples(samples, _sanitizer(engine, "ids")).to_json()
 
 
-def nothing_personal_rows(engine) -> dict:
+def nothing_personal_rows(engine: PrivacyEngine) -> dict:
     """Share of texts changed, and of code tokens changed, where nothing is personal."""
     texts = nothing_personal()
     sanitize = _sanitizer(engine, "plain")
@@ -68,7 +69,7 @@ def nothing_personal_rows(engine) -> dict:
     }
 
 
-def planted_rows(engine) -> dict:
+def planted_rows(engine: PrivacyEngine) -> dict:
     planted = plant_pii([t for t in nothing_personal() if t.kind in ("code", "config", "log")])
     sanitize = _sanitizer(engine, "planted")
     by_kind: dict[str, list[int]] = {}
@@ -82,7 +83,7 @@ def planted_rows(engine) -> dict:
             "by_kind": {k: round(v[1] / v[0], 4) for k, v in sorted(by_kind.items())}}
 
 
-def leak_rows(engine) -> dict:
+def leak_rows(engine: PrivacyEngine) -> dict:
     items = leak_items()
     sanitize = _sanitizer(engine, "leak")
     by_kind: dict[str, list[int]] = {}
@@ -190,7 +191,7 @@ def _reformat_texts(rng: random.Random, count: int) -> list[tuple[str, Label]]:
     return out
 
 
-def echo_variant_rows(engine, count: int = 240, seed: int = 31) -> dict:
+def echo_variant_rows(engine: PrivacyEngine, count: int = 240, seed: int = 31) -> dict:
     """The LLM writes a stand-in another way (digits only, E.164, dots, spaces, without
     spaces, another date format): restore must give the real value written that way."""
     rng = random.Random(seed)
@@ -223,7 +224,7 @@ def echo_variant_rows(engine, count: int = 240, seed: int = 31) -> dict:
             "failures": failures}
 
 
-def run_generated(engine, progress: Progress | None = None) -> dict:
+def run_generated(engine: PrivacyEngine, progress: Progress | None = None) -> dict:
     out = {}
     for name, fn in (("identifiers", id_rows), ("nothing_personal", nothing_personal_rows), ("planted_in_code", planted_rows),
                      ("leaks", leak_rows), ("echo_variants", echo_variant_rows)):

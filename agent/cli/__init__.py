@@ -20,8 +20,7 @@ COMMAND_MODULES = (
     "agent.cli.send",  # send, chat
     "agent.cli.serve",  # serve (local OpenAI-compatible proxy)
     "agent.cli.files",  # files sanitize|restore|projects|bench (documents and transcripts)
-    "models.cli",  # models list|download|use|info|remove
-)
+)  # then the local-model plug-in's own: models list|download|use|info|remove
 
 
 class CliError(Exception):
@@ -44,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subcommands)
+    from agent.engine.local_tasks import find_local_models
+
+    local_models = find_local_models()
+    if local_models is not None:
+        local_models.register_commands(subcommands)
     return parser
 
 

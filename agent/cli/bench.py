@@ -61,12 +61,16 @@ def run(args: argparse.Namespace) -> int:
     local_tasks, extra = None, []
     notes = []
     if args.llm:
-        try:
-            from models.tasks import build_bench_tasks
-        except ImportError as exc:
-            raise CliError(f"local-model tasks are not available: {exc}") from None
+        from agent.engine.local_tasks import LocalModelUnavailable, find_local_models
+
+        plugin = find_local_models()
+        if plugin is None:
+            raise CliError("local-model tasks are not available: no local-model package is installed")
         tasks = [t.strip() for t in args.llm_tasks.split(",") if t.strip()]
-        local_tasks, extra = build_bench_tasks(args.llm, tasks, settings)
+        try:
+            local_tasks, extra = plugin.bench_tasks(args.llm, tasks, settings)
+        except LocalModelUnavailable as exc:
+            raise CliError(f"--llm {args.llm}: {exc}") from None
         notes.append(f"local model {args.llm} for: {', '.join(tasks)}")
     engine = Engine(settings, local_tasks=local_tasks, extra_detectors=extra)
     engine.warm_up()

@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from agent.cli import CliError, read_stdin_text
+
+if TYPE_CHECKING:
+    from agent.engine.interface import PrivacyEngine
+    from agent.session.conversation import ConversationStore
 
 
 def register(subcommands: argparse._SubParsersAction) -> None:
@@ -87,9 +92,10 @@ def _close(store) -> None:
         close()
 
 
-def _sanitize(args: argparse.Namespace, engine, store) -> int:
+def _sanitize(args: argparse.Namespace, engine: PrivacyEngine, store: ConversationStore) -> int:
     from agent.engine.core import InputRejected
-    from agent.session.conversation import MapConflict, sanitize_and_save
+    from agent.session.conversation import MapConflict
+    from agent.session.stored_sanitize import sanitize_and_save
 
     if args.jsonl:
         return _sanitize_lines(engine, store)
@@ -112,10 +118,11 @@ def _sanitize(args: argparse.Namespace, engine, store) -> int:
     return 0
 
 
-def _sanitize_lines(engine, store) -> int:
+def _sanitize_lines(engine: PrivacyEngine, store: ConversationStore) -> int:
     """One JSON object per line in and out, flushed per line, so a harness can drive it."""
     from agent.engine.core import InputRejected
-    from agent.session.conversation import MapConflict, sanitize_and_save
+    from agent.session.conversation import MapConflict
+    from agent.session.stored_sanitize import sanitize_and_save
 
     conversations: dict[str, object] = {}
     for number, line in enumerate(sys.stdin, 1):
@@ -152,7 +159,7 @@ def run_restore(args: argparse.Namespace) -> int:
     return _with_engine_and_store(_restore, args)
 
 
-def _restore(args: argparse.Namespace, engine, store) -> int:
+def _restore(args: argparse.Namespace, engine: PrivacyEngine, store: ConversationStore) -> int:
     from agent.session.conversation import ConversationNotFound
     from agent.engine.core import InputRejected
 

@@ -1,7 +1,9 @@
 """The privacy engine: text -> detect -> decide -> substitute -> (LLM) -> restore.
 
-One Engine per process is enough; it is safe to share between threads (detection and
-restore keep no per-call state outside the conversation, which locks itself).
+`Engine` is the stages composed in this process; it is an agent.engine.interface
+.PrivacyEngine, like the EngineHost that serves one from a helper process. One Engine per
+process is enough; it is safe to share between threads (detection and restore keep no
+per-call state outside the conversation, which locks itself).
 """
 
 from __future__ import annotations
@@ -12,13 +14,14 @@ import threading
 from collections.abc import Mapping, Sequence
 
 from agent.config import Settings, default_settings
-from agent.session.conversation import Conversation, fold
 from agent.decide.decider import Decider, residual_risk
 from agent.detect.base import Detector
 from agent.detect.registry import build_registry
+from agent.engine.interface import DryRun, commit_dry_run, dry_run_with
+from agent.engine.local_tasks import LocalModels, LocalTasks, find_local_models
 from agent.entities import Action, Label, Replacement, RestoreResult, SanitizeResult, Span
-from agent.engine.local_tasks import LocalTasks
 from agent.restore.restorer import Restorer, StreamingRestorer
+from agent.session.conversation import Conversation, fold
 from agent.substitute.rng import match_case
 from agent.substitute.substituter import Substituter
 
@@ -114,6 +117,17 @@ class Engine:
         pieces.append(text[position:])
         return SanitizeResult(text, "".join(pieces), replacements, residual_risk(decisions), warnings)
 
+    def dry_run(
+        self, text: str, conversation: Conversation, overrides: Mapping[str, Action] | None = None
+    ) -> DryRun:
+        """What sanitize would give, without changing the conversation (for previews)."""
+        return dry_run_with(self.sanitize, text, conversation, overrides)
+
+    def commit(self, conversation: Conversation, draft: DryRun) -> bool:
+        """Add a dry run's map entries to the conversation; False (nothing added) when the
+        conversation changed since, so the caller sanitizes again."""
+        return commit_dry_run(conversation, draft)
+
     def restore(self, text: str, conversation: Conversation) -> RestoreResult:
         text = _checked(text)
         with self._restore_lock:
@@ -137,21 +151,22 @@ class Engine:
             return self.restorer.streaming(conversation)
 
 
-def build_engine(settings: Settings) -> Engine:
-    """The Engine for these settings, with the local-model tasks they ask for. The model
+def build_engine(settings: Settings, local_models: LocalModels | None = None) -> Engine:
+    """The Engine for these settings, with the local-model tasks they ask for, from
+    `local_models` (default: the installed plug-in, agent.engine.local_tasks). The model
     is optional: when it cannot be used, that is logged and the engine runs with rules
     and NER."""
     local_tasks, extra = None, []
     wants_model = settings.local_model.tasks or settings.detectors.local_llm or settings.substitution_level == 2
     if wants_model:
-        try:
-            from models.tasks import (
-                build_local_tasks,  # the optional plug-in, imported only when asked for
-            )
-
-            local_tasks, extra = build_local_tasks(settings)
-        except Exception as exc:
-            log.warning("local model not used: %s", exc)
+        plugin = local_models or find_local_models()
+        if plugin is None:
+            log.warning("local model not used: no local-model package is installed")
+        else:
+            try:
+                local_tasks, extra = plugin.engine_tasks(settings)
+            except Exception as exc:
+                log.warning("local model not used: %s", exc)
     return Engine(settings, local_tasks=local_tasks, extra_detectors=extra)
 
 

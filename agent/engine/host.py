@@ -13,32 +13,45 @@ scheduled. In a child process the engine can take seconds and the UI keeps ticki
     host.sanitize(text, conversation)          # the Engine interface (commits at once)
     host.streaming_restorer(conversation)      # feed()/finish()/result(), served by the child
 
-Restoring has its own channel (and thread) in the child, so an answer streams while a
-big preview is being sanitized. Restoring also needs the name lexicon (building it holds
-the GIL for ~0.3 s and costs memory): that too stays out of the app's process.
-
-The child gets the conversation's whole state (seed, map, choices) with each call and
-returns the new map entries it made; the engine is deterministic given that state, so
-replaying them here gives the same conversation the child saw. Where a child process
-cannot be started, the same calls run in this process (`isolated` is then False).
+EngineHost is a PrivacyEngine (agent.engine.interface) and owns the helper's life cycle:
+start, wait until ready, reconfigure, fall back to this process when the helper cannot
+start or dies (`isolated` is then False), stop. The calls it sends are the dataclasses of
+agent.engine.rpc; the helper's side is agent.engine.child.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 import multiprocessing
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agent.config import Settings
-from agent.session.conversation import Conversation, EntityChoice, MapEntry
-from agent.entities import Action, RestoreResult, SanitizeResult
+from agent.engine.interface import DryRun, StreamingRestore, apply_entries, commit_dry_run
+from agent.engine.local_tasks import LocalModels
+from agent.engine.rpc import (
+    CloseStream,
+    Configure,
+    ConversationState,
+    DetectCall,
+    DryRunCall,
+    FeedStream,
+    FinishStream,
+    OpenStream,
+    Ping,
+    RestoreCall,
+    Stop,
+    StreamResult,
+)
+from agent.entities import Action, RestoreResult, SanitizeResult, Span
+from agent.session.conversation import Conversation
 
 if TYPE_CHECKING:
+    from agent.engine.child import EngineService
     from agent.restore.restorer import RestoredChunk
 
 log = logging.getLogger("veil.engine_host")
@@ -50,163 +63,15 @@ class EngineUnavailable(RuntimeError):
     """The engine could not be started (the message says why)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ConversationState:
-    """What the engine needs of a conversation: picklable, and enough to rebuild it."""
-
-    id: str
-    seed: int
-    entries: tuple[MapEntry, ...]
-    choices: tuple[EntityChoice, ...]
-
-    @classmethod
-    def of(cls, conversation: Conversation) -> ConversationState:
-        return cls(conversation.id, conversation.seed, tuple(conversation.entries), tuple(conversation.choices))
-
-    def build(self) -> Conversation:
-        return Conversation(self.id, seed=self.seed, entries=self.entries, choices=self.choices)
-
-
-@dataclass(slots=True)
-class DryRun:
-    """A sanitize that has not touched the conversation yet: the result to show, and the
-    map entries to add if it is sent (`EngineHost.commit`)."""
-
-    result: SanitizeResult
-    new_entries: list[MapEntry]
-    conversation_id: str
-    base_entries: int  # the conversation's map size it was computed against
-    overrides: dict[str, Action] = field(default_factory=dict)
-    seconds: float = 0.0
-    # The conversation's map revision it was computed against: the map may change without
-    # growing (entries another process stored replace ones that could not be stored).
-    base_revision: int | None = None
-
-
-def apply_entries(conversation: Conversation, entries: list[MapEntry]) -> None:
-    """Replay map entries made on a copy of this conversation, in order.
-
-    An entry whose real value is already mapped with the same action is a spelling
-    variant of it (Conversation.add_variant: "MITCHELL" next to "Mitchell"); anything else
-    is a new mapping (add_entry)."""
-    for entry in entries:
-        existing = conversation.lookup_real(entry.real, entry.action)
-        if existing is None:
-            conversation.add_entry(entry)
-            continue
-        if existing.real == entry.real and existing.stand_in == entry.stand_in:
-            continue  # already there
-        base = MapEntry(entry.parent or existing.real, existing.stand_in, entry.label, entry.action)
-        conversation.add_variant(base, entry.real, entry.stand_in)
-
-
-class _Worker:
-    """The engine side of the calls: the same code runs in the child and in-process."""
-
-    def __init__(self, settings: Settings):
-        from agent.engine.core import build_engine
-
-        self.engine = build_engine(settings)
-
-    def warm_up(self) -> None:
-        self.engine.warm_up()
-
-    def sanitize(
-        self, state: ConversationState, text: str, overrides: Mapping[str, Action] | None
-    ) -> tuple[SanitizeResult, list[MapEntry]]:
-        conversation = state.build()
-        result = self.engine.sanitize(text, conversation, overrides)
-        return result, conversation.take_unsaved()
-
-    def restore(self, state: ConversationState, text: str) -> RestoreResult:
-        return self.engine.restore(text, state.build())
-
-
-class _Streams:
-    """Streaming restorers by id (one per answer being received)."""
-
-    def __init__(self) -> None:
-        self._open: dict[int, Any] = {}
-
-    def open(self, worker: _Worker, stream_id: int, state: ConversationState) -> None:
-        if len(self._open) > 256:  # abandoned streams (an app that crashed mid-answer)
-            self._open.clear()
-        self._open[stream_id] = worker.engine.streaming_restorer(state.build())
-
-    def feed(self, stream_id: int, chunk: str):
-        return self._open[stream_id].feed(chunk)
-
-    def finish(self, stream_id: int):
-        return self._open[stream_id].finish()
-
-    def result(self, stream_id: int) -> RestoreResult:
-        return self._open[stream_id].result()
-
-    def close(self, stream_id: int) -> None:
-        self._open.pop(stream_id, None)
-
-
-def _serve(conn, holder: dict, streams: _Streams | None) -> None:
-    """Answer (op, args) requests on one connection until told to stop or orphaned."""
-    while True:
-        try:
-            op, args = conn.recv()
-        except (EOFError, OSError):
-            return  # the app went away
-        if op == "stop":
-            return
-        try:
-            if op == "configure":
-                worker = _Worker(args[0])
-                worker.warm_up()
-                holder["worker"] = worker
-                out: Any = None
-            elif op == "ping":
-                out = "pong"
-            elif op.startswith("stream_") and streams is not None:
-                name = op.removeprefix("stream_")
-                out = streams.open(holder["worker"], *args) if name == "open" else getattr(streams, name)(*args)
-            else:
-                out = getattr(holder["worker"], op)(*args)
-            conn.send(("ok", out))
-        except BaseException as exc:
-            conn.send(("error", _portable(exc)))
-
-
-def _child_main(conn, restore_conn, settings: Settings) -> None:
-    """The helper process: sanitize requests on `conn` (this thread), restore requests on
-    `restore_conn` (a second thread), until told to stop or orphaned."""
-    logging.basicConfig(level=logging.WARNING, format="veil engine: %(message)s")
-    try:
-        worker = _Worker(settings)
-        worker.warm_up()
-        worker.engine.restore("warm-up", Conversation("warm-up"))  # builds the name lexicon now
-    except BaseException as exc:  # reported to the parent, which falls back or says why
-        conn.send(("error", _portable(exc)))
-        return
-    holder = {"worker": worker}
-    threading.Thread(target=_serve, args=(restore_conn, holder, _Streams()), name="restore", daemon=True).start()
-    conn.send(("ready", None))
-    _serve(conn, holder, None)
-
-
-def _portable(exc: BaseException) -> BaseException:
-    """The exception itself when it survives pickling, else a RuntimeError with its text."""
-    import pickle
-
-    try:
-        pickle.loads(pickle.dumps(exc))
-        return exc
-    except Exception:
-        return RuntimeError(f"{type(exc).__name__}: {exc}")
-
-
 class EngineHost:
-    """The Engine interface the pipeline needs (sanitize, restore, streaming_restorer,
-    warm_up), served by a helper process. Thread-safe: calls are serialized."""
+    """A PrivacyEngine served by a helper process. Thread-safe: calls are serialized.
+    `local_models`: the local-model plug-in to build the engine with (default: the
+    installed one, found by the helper itself)."""
 
-    def __init__(self, settings: Settings, *, isolated: bool = True, start: bool = True):
+    def __init__(self, settings: Settings, *, isolated: bool = True, start: bool = True,
+                 local_models: LocalModels | None = None):
         self.settings = settings
+        self._local_models = local_models
         self._want_isolated = isolated
         self._lock = threading.Lock()  # one request on the pipe at a time
         self._state_lock = threading.Lock()
@@ -216,7 +81,7 @@ class EngineHost:
         self._restore_channel_lock = threading.Lock()  # restore requests have their own pipe
         self._stream_ids = itertools.count(1)
         self._process = None
-        self._local: _Worker | None = None
+        self._local: EngineService | None = None  # the engine in this process, when it runs here
         self._error: BaseException | None = None
         self.fallback_reason = ""  # why the engine runs in-process, when it does
         self.started_at = time.perf_counter()
@@ -254,7 +119,9 @@ class EngineHost:
         context = multiprocessing.get_context("spawn")  # never fork a process that runs Qt
         parent, child = context.Pipe()
         restore_parent, restore_child = context.Pipe()
-        process = context.Process(target=_child_main, args=(child, restore_child, self.settings),
+        from agent.engine.child import child_main  # light: the engine is imported in the child
+
+        process = context.Process(target=child_main, args=(child, restore_child, self.settings, self._local_models),
                                   name="veil-engine", daemon=True)
         process.start()
         child.close()
@@ -301,21 +168,18 @@ class EngineHost:
         self._start_local()
 
     def _start_local(self) -> None:
-        worker = _Worker(self.settings)
-        worker.warm_up()
-        self._local = worker
+        from agent.engine.child import EngineService
+
+        service = EngineService(self.settings, self._local_models)
+        service.warm_up()
+        self._local = service
 
     def reconfigure(self, settings: Settings) -> None:
         """Use new settings (policy, lists, detectors). Blocks until reloaded."""
         self.warm_up()
         with self._lock:
             self.settings = settings
-            if self._local is not None:
-                worker = _Worker(settings)
-                worker.warm_up()
-                self._local = worker
-            else:
-                self._call_locked("configure", (settings,))
+            self._call_locked(Configure(settings))
 
     def close(self) -> None:
         with self._lock:
@@ -328,7 +192,7 @@ class EngineHost:
             if channel is None:
                 continue
             try:
-                channel.send(("stop", ()))
+                channel.send(Stop())
             except (OSError, ValueError):
                 pass
             channel.close()
@@ -339,21 +203,24 @@ class EngineHost:
                 process.join(timeout=3)
 
     # -- the calls -------------------------------------------------------------------------------
-    def _call(self, op: str, *args: Any) -> Any:
+    def _call(self, call: object) -> Any:
         self.warm_up()
         with self._lock:
-            return self._call_locked(op, args)
+            return self._call_locked(call)
 
-    def _call_locked(self, op: str, args: tuple) -> Any:
+    def _call_locked(self, call: object) -> Any:
+        from agent.engine.child import answer
+
         if self._local is not None:
-            return getattr(self._local, op)(*args)
+            return answer(self._local, call)
         assert self._conn is not None
         try:
-            self._conn.send((op, args))
+            self._conn.send(call)
             kind, value = self._conn.recv()
         except (EOFError, OSError, BrokenPipeError):
             self._child_died()
-            return getattr(self._local, op)(*args)
+            assert self._local is not None
+            return answer(self._local, call)
         if kind == "error":
             raise value
         return value
@@ -366,14 +233,14 @@ class EngineHost:
         log.warning("%s", self.fallback_reason)
         self._start_local()
 
-    def _restore_call(self, op: str, *args: Any) -> Any:
-        """A request on the restore channel (never queued behind a long sanitize)."""
+    def _restore_call(self, call: object) -> Any:
+        """A call on the restore channel (never queued behind a long sanitize)."""
         self.warm_up()
         with self._restore_channel_lock:
             conn = self._restore_conn
             if conn is not None:
                 try:
-                    conn.send((op, args))
+                    conn.send(call)
                     kind, value = conn.recv()
                 except (EOFError, OSError, BrokenPipeError):
                     kind, value = "died", None
@@ -386,6 +253,7 @@ class EngineHost:
                 self._child_died()
         raise EngineUnavailable("the engine's helper process stopped while restoring; try again")
 
+    # -- PrivacyEngine ---------------------------------------------------------------------------
     def dry_run(
         self, text: str, conversation: Conversation, overrides: Mapping[str, Action] | None = None
     ) -> DryRun:
@@ -393,19 +261,15 @@ class EngineHost:
         revision = conversation.revision  # read first: a change after it only makes commit refuse
         state = ConversationState.of(conversation)
         began = time.perf_counter()
-        result, entries = self._call("sanitize", state, text, dict(overrides or {}))
-        return DryRun(result, entries, conversation.id, len(state.entries), dict(overrides or {}),
-                      time.perf_counter() - began, revision)
+        draft: DryRun = self._call(DryRunCall(state, text, dict(overrides or {})))
+        # The child's copy has its own revision: the draft is against this conversation.
+        return dataclasses.replace(draft, base_entries=len(state.entries), base_revision=revision,
+                                   seconds=time.perf_counter() - began)
 
     def commit(self, conversation: Conversation, draft: DryRun) -> bool:
         """Add a dry run's map entries to the conversation. False (nothing added) when the
         conversation changed since, so the caller sanitizes again."""
-        if draft.conversation_id != conversation.id or len(conversation.entries) != draft.base_entries:
-            return False
-        if draft.base_revision is not None and conversation.revision != draft.base_revision:
-            return False
-        apply_entries(conversation, draft.new_entries)
-        return True
+        return commit_dry_run(conversation, draft)
 
     def sanitize(
         self, text: str, conversation: Conversation, overrides: Mapping[str, Action] | None = None
@@ -417,27 +281,31 @@ class EngineHost:
             apply_entries(conversation, draft.new_entries)
         return draft.result
 
-    def restore(self, text: str, conversation: Conversation) -> RestoreResult:
-        state = ConversationState.of(conversation)
-        if self._local is not None or not self._want_isolated:
-            return self._call("restore", state, text)
-        return self._restore_call("restore", state, text)
+    def detect(self, text: str, conversation: Conversation | None = None) -> list[Span]:
+        state = ConversationState.of(conversation) if conversation is not None else None
+        return self._call(DetectCall(state, text))
 
-    def streaming_restorer(self, conversation: Conversation):
-        """A StreamingRestorer (feed, finish, result, received) served by the child."""
+    def restore(self, text: str, conversation: Conversation) -> RestoreResult:
+        call = RestoreCall(ConversationState.of(conversation), text)
+        if self._local is not None or not self._want_isolated:
+            return self._call(call)
+        return self._restore_call(call)
+
+    def streaming_restorer(self, conversation: Conversation) -> StreamingRestore:
+        """A StreamingRestore served by the child (one round trip per chunk)."""
         self.warm_up()
         if self._local is not None:
             return self._local.engine.streaming_restorer(conversation)
         stream_id = next(self._stream_ids)
-        self._restore_call("stream_open", stream_id, ConversationState.of(conversation))
+        self._restore_call(OpenStream(stream_id, ConversationState.of(conversation)))
         return RemoteStreamingRestorer(self, stream_id)
 
     def ping(self) -> bool:
-        return self._call("ping") == "pong"
+        return self._call(Ping()) == "pong"
 
 
 class RemoteStreamingRestorer:
-    """agent.restore.restorer.StreamingRestorer's interface, one round trip per chunk (~0.1 ms)."""
+    """A StreamingRestore whose restorer lives in the helper: one round trip per chunk (~0.1 ms)."""
 
     def __init__(self, host: EngineHost, stream_id: int):
         self._host = host
@@ -447,14 +315,14 @@ class RemoteStreamingRestorer:
 
     def feed(self, chunk: str) -> RestoredChunk:
         self._received.append(chunk)
-        return self._host._restore_call("stream_feed", self._id, chunk)
+        return self._host._restore_call(FeedStream(self._id, chunk))
 
     def finish(self) -> RestoredChunk:
-        return self._host._restore_call("stream_finish", self._id)
+        return self._host._restore_call(FinishStream(self._id))
 
     def result(self) -> RestoreResult:
         try:
-            return self._host._restore_call("stream_result", self._id)
+            return self._host._restore_call(StreamResult(self._id))
         finally:
             self.close()
 
@@ -466,6 +334,6 @@ class RemoteStreamingRestorer:
         if not self._closed:
             self._closed = True
             try:
-                self._host._restore_call("stream_close", self._id)
+                self._host._restore_call(CloseStream(self._id))
             except Exception:
                 log.debug("closing restore stream %s", self._id, exc_info=True)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent.engine.core import InputRejected
+from agent.engine.interface import PrivacyEngine
 from agent.files.document import Document, Edit, FileRejected, output_name
 from agent.files.formats import read_document, supported
 from agent.files.risk import DocumentRisk, assess
@@ -281,7 +282,7 @@ def _collect_corpus(sanitizer: ProjectSanitizer, jobs: Sequence[FileJob], tick) 
 
 
 def restore_files(
-    engine,
+    engine: PrivacyEngine,
     conversation,
     paths: Sequence[Path],
     out_dir: Path | None,
@@ -327,7 +328,7 @@ def restore_files(
     return RunResult(reports, time.perf_counter() - started, mode="restore")
 
 
-def restore_document(engine, conversation, document: Document) -> tuple[list[list[Edit]], set[str]]:
+def restore_document(engine: PrivacyEngine, conversation, document: Document) -> tuple[list[list[Edit]], set[str]]:
     """Per segment, edits that put the real values back where the stand-ins are (edits,
     not whole new texts, so a Word run keeps its formatting). Segments are joined in
     chunks as for sanitizing, so a stand-in over two subtitle cues is found whole."""

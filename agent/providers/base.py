@@ -14,7 +14,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from agent.providers.errors import RetryNotice
 
 Role = Literal["system", "user", "assistant"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant")
@@ -221,6 +224,9 @@ class Provider:
 
     def __init__(self, config: ProviderConfig):
         self.config = config
+        # Told (from the request's thread) before each automatic retry, so a window can
+        # say "retrying (2 of 4)"; agent.providers.errors.RetryNotice.
+        self.on_retry: Callable[[RetryNotice], None] | None = None
 
     @property
     def display_name(self) -> str:

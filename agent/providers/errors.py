@@ -1,17 +1,24 @@
 """What can go wrong when talking to an LLM provider, as precise exception types.
 
 Every message is meant to be shown to the user as is: it says which provider, what
-happened, and (where the provider said why) the provider's own words. API keys never
-appear in these messages: provider text passes through `redact` before it is stored.
+happened in plain words (no HTML pages, no "[Errno 111]"), and (where the provider said
+why) the provider's own words. API keys never appear in these messages: provider text
+passes through `redact` before it is stored. `describe_failure` turns a failure into what
+a window shows (the sentence, and whether Retry or Settings can help); `RetryNotice` is
+what a provider reports while it waits to try again.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 class ProviderError(Exception):
-    """Base class. `retryable` tells the caller whether trying again later can help."""
+    """Base class. `retryable` tells the caller whether trying again later can help;
+    `fix_in_settings` whether the fix is a setting (the key, the base URL, the model)."""
 
     retryable = False
+    fix_in_settings = False
 
     def __init__(
         self,
@@ -38,9 +45,13 @@ class ProviderError(Exception):
 class MissingApiKey(ProviderError):
     """No key in the keyring and no VEIL_API_KEY: nothing was sent."""
 
+    fix_in_settings = True
+
 
 class AuthenticationError(ProviderError):
     """401/403, or the provider said the key is invalid."""
+
+    fix_in_settings = True
 
 
 class RateLimitError(ProviderError):
@@ -70,6 +81,12 @@ class BadRequest(ProviderError):
     content...). Carries the provider's own message; retrying the same request won't help."""
 
 
+class InvalidEndpoint(BadRequest):
+    """The base URL is not a web address Veil can use: nothing was sent."""
+
+    fix_in_settings = True
+
+
 class StreamInterrupted(ProviderError):
     """The answer broke off after part of it had already been shown. Not retried
     automatically (the user would see text twice); the partial text is in `partial`."""
@@ -87,6 +104,55 @@ class Cancelled(ProviderError):
     def __init__(self, message: str = "cancelled", *, partial: str = "", **kwargs):
         super().__init__(message, **kwargs)
         self.partial = partial
+
+
+@dataclass(frozen=True)
+class RetryNotice:
+    """A provider is about to try again (reported before it waits)."""
+
+    attempt: int  # the attempt about to start: 2 is the first retry
+    max_attempts: int
+    delay_s: float
+    reason: str  # why the last attempt failed, in the error's words
+
+    def describe(self) -> str:
+        wait = f" in {self.delay_s:.0f} s" if self.delay_s >= 1 else ""
+        return f"{_sentence(self.reason)} Retrying{wait} (attempt {self.attempt} of {self.max_attempts})…"
+
+
+@dataclass(frozen=True)
+class FailureMessage:
+    """What a window says about a failed request, and which actions can help."""
+
+    text: str
+    retry: bool  # Retry can help (the message is kept, so it can always be sent again)
+    open_settings: bool  # the fix is a setting: the key, the base URL, the model
+
+
+def describe_failure(exc: BaseException, *, partial_kept: bool = False, sent: bool = True) -> FailureMessage:
+    """The sentence for a failed send. `partial_kept`: part of the answer was shown and
+    stays; `sent`: False when the failure came before anything left the machine."""
+    if isinstance(exc, ProviderError):
+        said = _sentence(exc.message)
+        if not sent:
+            text = f"Not sent: {said}"
+        elif isinstance(exc, StreamInterrupted) or partial_kept:
+            head = said if "broke off" in said else f"The answer broke off: {_sentence(exc.message, upper=False)}"
+            text = f"{head} The part of the answer that arrived is kept above; Retry asks again."
+        else:
+            text = f"No answer: {said}"
+        return FailureMessage(text, not isinstance(exc, Cancelled), exc.fix_in_settings)
+    # Not from a provider (a key store, a settings value): its own words, said plainly.
+    return FailureMessage(f"Not sent: {_sentence(str(exc) or type(exc).__name__)}", True, False)
+
+
+def _sentence(text: str, *, upper: bool = True) -> str:
+    text = " ".join(text.split())
+    if not text:
+        return text
+    if upper:
+        text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
 
 
 # Statuses worth another attempt: timeouts, conflicts of the moment, rate limits, server

@@ -42,8 +42,15 @@ from agent.providers.errors import (
     ProviderUnavailable,
     QuotaExceeded,
     RateLimitError,
+    RetryNotice,
     StreamInterrupted,
     redact,
+)
+from agent.providers.wording import (
+    check_endpoint,
+    connect_failure_words,
+    error_body_words,
+    status_words,
 )
 from agent.providers.worker import StreamMeta, threaded_call, threaded_stream
 
@@ -75,6 +82,7 @@ class HttpProvider(Provider):
 
     def __init__(self, config: ProviderConfig, *, client: httpx.Client | None = None, rng: random.Random | None = None):
         super().__init__(config)
+        check_endpoint(config.endpoint, self.kind)  # a clear word before any key check or request
         timeout = httpx.Timeout(
             connect=config.connect_timeout_s,
             read=config.read_timeout_s,
@@ -304,6 +312,11 @@ class HttpProvider(Provider):
                 "%s: attempt %d/%d failed (%s); retrying in %.2f s",
                 self.display_name, number, max_attempts, error.message, delay,
             )
+            if self.on_retry is not None:
+                try:
+                    self.on_retry(RetryNotice(number + 1, max_attempts, delay, error.message))
+                except Exception:  # a listener's failure must not stop the request
+                    log.debug("retry listener failed", exc_info=True)
             if stop.wait(delay):
                 raise Cancelled()
 
@@ -336,10 +349,13 @@ class HttpProvider(Provider):
                 provider=self.kind,
             )
         if isinstance(exc, httpx.ConnectError):
-            return ProviderUnavailable(
-                f"cannot reach {self.display_name}: {self._redact(str(exc)) or 'connection failed'}",
+            host = urlsplit(self.config.endpoint).netloc or self.config.endpoint
+            error = ProviderUnavailable(
+                f"cannot reach {self.display_name}: {self._redact(connect_failure_words(exc, host))}",
                 provider=self.kind,
             )
+            error.fix_in_settings = True  # most often a wrong URL or port, or a server not started
+            return error
         if isinstance(exc, httpx.RemoteProtocolError):
             return StreamInterrupted(
                 f"{self.display_name} closed the connection before the answer was complete",
@@ -371,7 +387,7 @@ class HttpProvider(Provider):
             except (AttributeError, TypeError, KeyError, IndexError):
                 message, code = "", ""
         if not message and data is None:
-            message = " ".join(text.split())
+            message = error_body_words(text, response.headers.get("content-type", ""))
         message = self._redact(message)[:_MAX_PROVIDER_MESSAGE]
         code = self._redact(str(code or ""))[:100]
         return self.error_for_status(status, message, code, retry_after=parse_retry_after(response.headers))
@@ -380,34 +396,44 @@ class HttpProvider(Provider):
         """The exception for an HTTP status (or an error inside a stream, with its status)."""
         name = self.display_name
         said = f": {message}" if message else ""
+        http = status_words(status)
         cls = self.classify(status, code, message)
         if cls is None:
             if status in (401, 403):
                 cls = AuthenticationError
             elif status == 429:
                 cls = QuotaExceeded if "quota" in code.lower() else RateLimitError
-            elif status in RETRYABLE_STATUS or status >= 500:
+            elif status >= 500 or status in RETRYABLE_STATUS:
                 cls = ProviderUnavailable
             else:
                 cls = BadRequest
         if issubclass(cls, AuthenticationError):
-            text = f"{name} rejected the API key (HTTP {status}){said}. Check the key in Settings or VEIL_API_KEY."
+            text = f"{name} rejected the API key ({http}){said}. Check the key in Settings."
         elif issubclass(cls, QuotaExceeded):
-            text = f"{name}: quota exceeded (HTTP {status}){said}"
+            text = f"{name}: quota exceeded ({http}){said}"
         elif issubclass(cls, RateLimitError):
             wait = f"; it asks to wait {retry_after:g} s" if retry_after is not None else ""
-            text = f"{name} is rate-limiting requests (HTTP {status}{wait}){said}"
+            text = f"{name} is rate-limiting requests ({http}{wait}){said}"
+        elif issubclass(cls, ProviderUnavailable) and status not in RETRYABLE_STATUS:
+            # 501, 505...: the server cannot do this at all; asking again gives the same answer.
+            text = f"{name} cannot answer this request ({http}){said}. Is the base URL the right API?"
         elif issubclass(cls, ProviderUnavailable):
-            text = f"{name} is unavailable (HTTP {status}){said}"
+            text = f"{name} is unavailable ({http}){said}"
         else:
-            text = f"{name} refused the request (HTTP {status}){said}"
-        return cls(
+            text = f"{name} refused the request ({http}){said}"
+        error = cls(
             self._redact(text),
             provider=self.kind,
             status_code=status,
             provider_message=message,
             retry_after=retry_after,
         )
+        if issubclass(cls, ProviderUnavailable) and status not in RETRYABLE_STATUS:
+            error.retryable = False
+            error.fix_in_settings = True
+        elif status == 404 or (issubclass(cls, BadRequest) and "model" in message.lower()):
+            error.fix_in_settings = True  # an unknown model or a wrong path: both are settings
+        return error
 
     def parse_json_event(self, event: ServerSentEvent) -> Any:
         return json.loads(event.data)

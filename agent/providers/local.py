@@ -1,5 +1,6 @@
-"""The "local model" provider: answers with the local GGUF model (models.runtime), so
-Veil works with no account and nothing leaves the machine.
+"""The "local model" provider: answers with the local GGUF model (from the local-model
+plug-in, agent.engine.local_tasks.LocalModels), so Veil works with no account and nothing
+leaves the machine.
 
 The default tiny model is a base model with no chat template: the runtime then renders
 the conversation as a plain "User: / Assistant:" transcript, and we put one example
@@ -12,9 +13,9 @@ import os
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from agent import paths
+from agent.engine.local_tasks import ChatModel, LocalModelUnavailable, find_local_models
 from agent.providers.base import (
     CancelToken,
     ChatMessage,
@@ -61,23 +62,22 @@ def default_model_path() -> Path:
 
 def resolve_local_model(name_or_path: str) -> Path:
     """The GGUF file for a settings value: a catalog name or a path ("" = the default),
-    through models.store when it is there (catalog, verified downloads)."""
-    try:
-        from models.store import ModelNotAvailable, resolve_model
-    except ImportError:
+    through the local-model plug-in when it is there (catalog, verified downloads)."""
+    plugin = find_local_models()
+    if plugin is None:
         return Path(name_or_path).expanduser() if name_or_path else default_model_path()
     try:
-        return resolve_model(name_or_path)
-    except ModelNotAvailable as exc:
+        return plugin.model_file(name_or_path).path
+    except LocalModelUnavailable as exc:
         raise ProviderUnavailable(f"the local model is not available: {exc}", provider="local") from None
 
 
 class LocalProvider(Provider):
     kind = "local"
 
-    def __init__(self, config: ProviderConfig, *, model: Any = None):
-        """`model`: a models.runtime.LocalModel (or anything with its `stream(messages,
-        max_tokens=, temperature=, cancel=)` and `has_chat_template`); by default the
+    def __init__(self, config: ProviderConfig, *, model: ChatModel | None = None):
+        """`model`: a ChatModel (anything with `stream(messages, max_tokens=,
+        temperature=, cancel=)` and `has_chat_template`); by default the plug-in's
         process-wide one for the configured file."""
         super().__init__(config)
         self._model = model
@@ -87,17 +87,17 @@ class LocalProvider(Provider):
     def display_name(self) -> str:
         return "the local model"
 
-    def _get_model(self) -> Any:
+    def _get_model(self) -> ChatModel:
         with self._model_lock:
             if self._model is None:
-                try:
-                    from models.runtime import ModelLoadError, get_model
-                except ImportError as exc:  # a build without llama.cpp
-                    raise ProviderUnavailable(f"local models are not available: {exc}", provider=self.kind) from exc
+                plugin = find_local_models()
+                if plugin is None:  # a build without the model package (or llama.cpp)
+                    raise ProviderUnavailable("local models are not available: no local-model package is installed",
+                                              provider=self.kind)
                 path = resolve_local_model(self.config.local_model_path)
                 try:
-                    self._model = get_model(path, n_threads=self.config.local_threads)
-                except ModelLoadError as exc:
+                    self._model = plugin.chat_model(path, n_threads=self.config.local_threads)
+                except (LocalModelUnavailable, ImportError) as exc:
                     raise ProviderUnavailable(str(exc), provider=self.kind) from None
             return self._model
 
@@ -113,11 +113,8 @@ class LocalProvider(Provider):
 
     def list_models(self, cancel: threading.Event | None = None) -> list[str]:
         """The local model files that can answer (the installed ones)."""
-        try:
-            from models.store import installed_models
-        except ImportError:
-            return [TINY_MODEL_FILE]
-        return [m.entry.name if m.entry is not None else str(m.path) for m in installed_models()]
+        plugin = find_local_models()
+        return plugin.installed() if plugin is not None else [TINY_MODEL_FILE]
 
     def stream(
         self,
@@ -130,10 +127,6 @@ class LocalProvider(Provider):
         messages = check_messages(messages)
 
         def produce(stop: CancelToken) -> Iterator[str | StreamMeta]:
-            try:
-                from models.runtime import ModelLoadError
-            except ImportError:  # pragma: no cover - llama.cpp missing
-                ModelLoadError = RuntimeError
             runtime = self._get_model()
             chat = self.prompt_messages(messages)
             pieces = 0
@@ -152,7 +145,7 @@ class LocalProvider(Provider):
                         started = bool(piece)
                     if piece:
                         yield piece
-            except ModelLoadError as exc:
+            except LocalModelUnavailable as exc:  # the weights could not be loaded
                 raise ProviderUnavailable(f"the local model cannot answer: {exc}", provider=self.kind) from None
             # The runtime does not say why it stopped; a full token budget means "length".
             yield StreamMeta(finish_reason="length" if pieces >= max_tokens else "stop")

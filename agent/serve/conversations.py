@@ -25,6 +25,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+from agent.engine.interface import PrivacyEngine
 from agent.serve.fields import RequestWalker, UnknownFields
 from agent.serve.wire import WireError, message_text
 from agent.session.conversation import Conversation, ConversationNotFound, MessageState
@@ -65,7 +66,7 @@ class ConversationBook:
     """The proxy's conversations: at most `capacity` in memory (least recently used go;
     they stay in the store and are loaded again when a client comes back)."""
 
-    def __init__(self, engine, store, *, capacity: int = 256, memo_size: int = 256):
+    def __init__(self, engine: PrivacyEngine, store, *, capacity: int = 256, memo_size: int = 256):
         self.engine = engine
         self.store = store
         self.capacity = capacity

@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from agent.engine.interface import PrivacyEngine
 from agent.providers.base import CancelToken
 from agent.serve.conversations import ConversationBook, ConversationSlot
 from agent.serve.fields import UNKNOWN_FIELD_POLICIES, UnknownFields, field_listing
@@ -43,7 +44,7 @@ ANSWER_COMPLETE = _AnswerComplete()
 
 
 class PrivacyProxy:
-    def __init__(self, engine, store, upstream: Upstream, *, conversations: ConversationBook | None = None,
+    def __init__(self, engine: PrivacyEngine, store, upstream: Upstream, *, conversations: ConversationBook | None = None,
                  default_conversation: str | None = None, unknown_fields: UnknownFields = "sanitize"):
         if unknown_fields not in UNKNOWN_FIELD_POLICIES:
             raise ValueError(f"unknown_fields must be one of {', '.join(UNKNOWN_FIELD_POLICIES)}")

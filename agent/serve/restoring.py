@@ -20,6 +20,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agent.engine.interface import PrivacyEngine
 from agent.entities import RestoredSpan
 from agent.serve.wire import iter_choices
 from agent.session.conversation import Conversation
@@ -116,7 +117,7 @@ def unescaped(text: str) -> str:
     return escapes.feed(text) + escapes.finish()
 
 
-def restore_json_text(engine, text: str, conversation: Conversation) -> tuple[str, str]:
+def restore_json_text(engine: PrivacyEngine, text: str, conversation: Conversation) -> tuple[str, str]:
     """(restored JSON text, the text as received)."""
     result = engine.restore(unescaped(text), conversation)
     return json_escaped(result.text, 0, result.spans), text
@@ -136,7 +137,7 @@ def restore_strings(value: Any, restore: Callable[[str], str]) -> Any:
 class _Field:
     """One streamed text field and its restorer."""
 
-    def __init__(self, engine, conversation: Conversation, is_json: bool):
+    def __init__(self, engine: PrivacyEngine, conversation: Conversation, is_json: bool):
         self.restorer = engine.streaming_restorer(conversation)
         self.escapes = JsonEscapes() if is_json else None
         self.raw: list[str] = []  # as the upstream wrote it
@@ -175,7 +176,7 @@ class ChunkRestorer:
     """Restores a stream of chat.completion.chunk dicts (`feed` each, then `finish`).
     Each call returns the chunks to send on (none while everything is held back)."""
 
-    def __init__(self, engine, conversation: Conversation):
+    def __init__(self, engine: PrivacyEngine, conversation: Conversation):
         self.engine = engine
         self.conversation = conversation
         self._fields: dict[tuple[int, tuple], _Field] = {}
@@ -306,7 +307,7 @@ def _put(delta: dict[str, Any], path: tuple, text: str) -> None:
         delta[path[0]] = text
 
 
-def restore_completion(engine, completion: dict[str, Any], conversation: Conversation) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+def restore_completion(engine: PrivacyEngine, completion: dict[str, Any], conversation: Conversation) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """A restored copy of a chat.completion, and the (shown, received) text pairs."""
     out = copy.deepcopy(completion)
     pairs: list[tuple[str, str]] = []

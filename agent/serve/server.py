@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from agent.engine.interface import PrivacyEngine
 from agent.providers.base import GenerationParams, Provider
 from agent.serve.app import build_app
 from agent.serve.proxy import PrivacyProxy
@@ -105,7 +106,7 @@ def bind_socket(host: str, port: int) -> socket.socket:
 class ProxyServer:
     def __init__(
         self,
-        engine,
+        engine: PrivacyEngine,
         store,
         provider: Provider | Upstream,
         *,

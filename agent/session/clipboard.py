@@ -13,6 +13,7 @@ import datetime as dt
 import threading
 from dataclasses import dataclass, field
 
+from agent.engine.interface import PrivacyEngine
 from agent.session.conversation import Conversation, ConversationNotFound, ConversationStore
 from agent.entities import SanitizeResult
 
@@ -75,7 +76,7 @@ class ClipboardGuard:
     `engine` is anything with the Engine interface (Engine, EngineHost); `store` a
     ConversationStore (the vault). Thread-safe: actions are serialized."""
 
-    def __init__(self, engine, store: ConversationStore, *, today=dt.date.today):
+    def __init__(self, engine: PrivacyEngine, store: ConversationStore, *, today=dt.date.today):
         self.engine = engine
         self.store = store
         self._today = today

@@ -424,15 +424,3 @@ def render_and_store(
         "other Veil processes kept changing this conversation's map while it was being stored; "
         "nothing was sent, try again"
     )
-
-
-def sanitize_and_save(engine, store: ConversationStore, conversation: Conversation, text: str, overrides=None):
-    """`engine.sanitize` and `store.save_conversation` as one step that other processes
-    cannot split (render_and_store): the result's stand-ins are the ones in the store.
-    `engine`: anything with Engine.sanitize (Engine, EngineHost)."""
-    return render_and_store(
-        store,
-        conversation,
-        lambda: engine.sanitize(text, conversation, overrides),
-        lambda _result: store.save_conversation(conversation),
-    )

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from agent.session.conversation import Conversation, ConversationStore, Message, MessageState, render_and_store
+from agent.engine.interface import PrivacyEngine
 from agent.entities import Action, RestoredSpan, RestoreResult, SanitizeResult
 from agent.providers.base import CancelToken, ChatMessage, GenerationParams, Provider
 from agent.providers.errors import Cancelled, MissingApiKey, ProviderError
@@ -205,7 +206,7 @@ class Sender:
 
     def __init__(
         self,
-        engine,
+        engine: PrivacyEngine,
         store: ConversationStore,
         provider: Provider,
         *,

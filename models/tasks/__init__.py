@@ -2,6 +2,7 @@
 
     tasks, detectors = build_local_tasks(settings)        # the app, the CLI, veil serve
     engine = Engine(settings, local_tasks=tasks, extra_detectors=detectors)
+    # (agent/ reaches these through models.plugin.LocalModelPackage, never directly)
 
     tasks, detectors = tasks_for_model("qwen2.5-1.5b-instruct-q4")   # veil bench --llm
 
@@ -38,7 +39,6 @@ __all__ = [
     "LocalLLMDetector",
     "LocalRelevanceJudge",
     "LocalSurrogateProposer",
-    "build_bench_tasks",
     "build_local_tasks",
     "enabled_tasks",
     "tasks_for_model",
@@ -98,23 +98,6 @@ def tasks_for_model(
     llm = get_model(path, n_threads=n_threads)
     return tasks_from_model(llm, tasks, time_budget_s=time_budget_s)
 
-
-def build_bench_tasks(
-    model: str | Path, tasks: Iterable[str], settings: Settings
-) -> tuple[LocalTasks, list[Detector]]:
-    """`veil bench --llm MODEL --llm-tasks ...`: tasks_for_model with the settings' threads
-    and time budget; a model that cannot be used is a CliError (one clear line)."""
-    from agent.cli import CliError
-
-    try:
-        return tasks_for_model(
-            model,
-            list(tasks),
-            time_budget_s=settings.local_model.time_budget_s,
-            n_threads=settings.local_model.n_threads,
-        )
-    except (ModelNotAvailable, ModelLoadError, ValueError) as exc:
-        raise CliError(f"--llm {model}: {exc}") from None
 
 
 def tasks_from_model(
