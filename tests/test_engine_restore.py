@@ -79,12 +79,23 @@ def test_restore_forms(privacy_engine, conversation, answer, expected):
     assert result.unrestored == []
 
 
-@pytest.mark.parametrize("answer", ["Call 415-555-0147.", "Call (415) 555-0147.", "Call 415.555.0147.", "Call +14155550147.", "Call 1 415 555 0147."])
-def test_phone_reformatted_by_the_llm(privacy_engine, conversation, answer):
+@pytest.mark.parametrize(
+    "answer, restored",
+    [
+        ("Call 415-555-0147.", "Call 415-555-2671."),
+        ("Call (415) 555-0147.", "Call (415) 555-2671."),
+        ("Call 415.555.0147.", "Call 415.555.2671."),
+        ("Call 4155550147.", "Call 4155552671."),
+        ("Call +14155550147.", "Call +14155552671."),
+        ("Call 1 415 555 0147.", "Call 1 415 555 2671."),
+    ],
+)
+def test_phone_reformatted_by_the_llm(privacy_engine, conversation, answer, restored):
+    # The real number, written the way the LLM wrote the stand-in (issue 12 item 6).
     result = restore(privacy_engine, answer, conversation)
-    assert digits_of(result.text) == digits_of("+1 415-555-2671")
+    assert result.text == restored
     assert [s.label for s in result.spans] == [Label.PHONE]
-    assert result.spans[0].real == "+1 415-555-2671"
+    assert digits_of(result.spans[0].real)[-10:] == digits_of("+1 415-555-2671")[-10:]
 
 
 @pytest.mark.parametrize("answer", ["Call (415) 555-0147.", "Call +14155550147."])
@@ -102,8 +113,13 @@ def test_reformatted_phone_is_restored_without_stray_punctuation(privacy_engine,
     ],
 )
 def test_numbers_regrouped_by_the_llm(privacy_engine, conversation, answer, real):
+    # Restored in the grouping the LLM used: "4111111111111111" for "4532015112830366".
     result = restore(privacy_engine, answer, conversation)
-    assert real in result.text and [s.real for s in result.spans] == [real]
+    said = answer.split()[1]
+    layout = "".join(ch if not ch.isalnum() else "#" for ch in said)
+    chars = iter(real.replace(" ", ""))
+    written = "".join(next(chars) if ch == "#" else ch for ch in layout)
+    assert written in result.text and [s.real for s in result.spans] == [written]
 
 
 def test_label_forms(privacy_engine, label_engine):

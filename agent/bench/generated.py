@@ -138,12 +138,16 @@ _DATE_FORMATS = ("%B %d, %Y", "%Y-%m-%d", "%d %B %Y", "%m/%d/%Y", "%d.%m.%Y")
 
 
 def _date_rewrite(fmt: str) -> Callable[[str], str | None]:
+    """The date written in fmt, days without a leading zero in the spelled-out forms."""
+
     def rewrite(value: str) -> str | None:
         for known in _DATE_FORMATS:
             try:
-                return dt.datetime.strptime(value, known).strftime(fmt)
+                day = dt.datetime.strptime(value, known)
             except ValueError:
                 continue
+            return day.strftime(fmt).replace(day.strftime(" %d"), f" {day.day}").replace(
+                day.strftime("%d "), f"{day.day} ", 1 if fmt.startswith("%d") else 0)
         return None
 
     return rewrite
@@ -210,14 +214,16 @@ def echo_variant_rows(engine: PrivacyEngine, count: int = 240, seed: int = 31) -
             said, real = variant.rewrite(rep.sent), variant.rewrite(rep.real)
             if said is None or real is None:
                 continue
+            if said == rep.sent:
+                real = rep.real  # written as sent: nothing tells restore another form was meant
             echo = result.sanitized[: rep.sanitized_start] + said + result.sanitized[rep.sanitized_end :]
-            expected = result.sanitized[: rep.sanitized_start] + real + result.sanitized[rep.sanitized_end :]
+            expected = text[: rep.start] + real + text[rep.end :]
             restored = engine.restore(echo, conversation).text
             row = results.setdefault(variant.name, [0, 0])
             row[0] += 1
             row[1] += restored == expected
             if restored != expected and len(failures) < 8:
-                failures.append(f"{variant.name}: {said!r} -> {restored[rep.sanitized_start:rep.sanitized_start + len(real) + 6]!r}, want {real!r}")
+                failures.append(f"{variant.name}: {echo!r} -> {restored!r}, want {expected!r}")
     n = sum(v[0] for v in results.values())
     return {"n": n, "restored": round(sum(v[1] for v in results.values()) / n, 4) if n else None,
             "by_variant": {k: {"n": v[0], "restored": round(v[1] / v[0], 4)} for k, v in sorted(results.items())},

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import re
 import weakref
+
+import phonenumbers
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from agent.entities import Action, Label, RestoredSpan, RestoreResult
 from agent.knowledge.names import lexicon
 from agent.knowledge.person_words import parse_name
+from agent.restore.dates import DATE_RENDERINGS, parse_date
 from agent.session.conversation import Conversation, MapEntry, fold
+from agent.substitute.rng import digits_into
 
 _DIGIT_LABELS = (Label.PHONE, Label.CREDIT_CARD, Label.SSN)
 _SEPARATORS = r"[\s().\-]*"
@@ -70,6 +74,42 @@ def _digits(text: str) -> str:
     return "".join(ch for ch in text if ch.isdigit())
 
 
+def _country_code(phone: str) -> str | None:
+    for region in ("US", "GB", "IN", "DE", "FR", "AU"):
+        try:
+            number = phonenumbers.parse(phone, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_possible_number(number):
+            return str(number.country_code)
+    return None
+
+
+def _written_like(found: str, target: _Target) -> str:
+    """The real value written the way the LLM wrote the stand-in: its digits (or letters
+    and digits) put into the LLM's layout ("4155550134", "+1 415.555.0134", an IBAN
+    without spaces). Unchanged when the stand-in was written as sent."""
+    if found == target.stand_in:
+        return target.real
+    if target.label in _DIGIT_LABELS:
+        said, sent, real = _digits(found), _digits(target.stand_in), _digits(target.real)
+        if len(real) != len(sent) or not said:
+            return target.real
+        if said == sent:
+            return digits_into(found, real)
+        if sent.endswith(said):  # the LLM dropped the country code
+            return digits_into(found, real[len(real) - len(said) :])
+        if said.endswith(sent):  # the LLM added it
+            return digits_into(found, said[: len(said) - len(sent)] + real)
+        return target.real
+    if target.label is Label.IBAN:
+        said, sent, real = (re.sub(r"[^0-9A-Za-z]", "", v).upper() for v in (found, target.stand_in, target.real))
+        if said == sent and len(real) == len(sent):
+            chars = iter(real)
+            return "".join(next(chars) if ch.isalnum() else ch for ch in found)
+    return target.real
+
+
 class CompiledRestorer:
     """The reverse map of one conversation, compiled into one regex."""
 
@@ -116,6 +156,14 @@ class CompiledRestorer:
                     national = digits[-10:]
                     self.by_digits.setdefault(national, target)
                     patterns.append((len(national), _bounded(national, r"\+?\(?" + _SEPARATORS.join(national))))
+                code = _country_code(entry.stand_in) if entry.label is Label.PHONE else None
+                if code and not digits.startswith(code):
+                    # ...or add it (E.164: "+14155550134" for "(415) 555-0134").
+                    self.by_digits.setdefault(code + digits, target)
+                    body = r"\+" + _SEPARATORS.join(code + digits)
+                    patterns.append((len(entry.stand_in) + 2, _bounded(code + digits, body)))
+            if entry.label is Label.DATE:
+                self._add_date_forms(entry, patterns)
             if entry.label is Label.IBAN:
                 compact = re.sub(r"[\s-]", "", entry.stand_in).upper()
                 self.by_alnum.setdefault(compact, target)
@@ -146,6 +194,17 @@ class CompiledRestorer:
         screens = [f"(?<![\\w@])(?=[{letters}])"] if letters else []
         screens += [f"(?=[{others}])"] if others else []
         return f"(?:{'|'.join(screens)})"
+
+    def _add_date_forms(self, entry: MapEntry, patterns: list[tuple[int, str]]) -> None:
+        """A shifted date the LLM writes another way ("1997-05-08" for "May 8, 1997") is
+        the real date written that way."""
+        said, real = parse_date(entry.stand_in), parse_date(entry.real)
+        if said is None or real is None:
+            return
+        for render in DATE_RENDERINGS:
+            surface = render(said)
+            if fold(surface) != fold(entry.stand_in):
+                self._add_literal(surface, _Target(render(real), surface, Label.DATE), patterns)
 
     def _add_literal(self, surface: str, target: _Target, patterns: list[tuple[int, str]]) -> None:
         key = fold(surface)
@@ -206,7 +265,7 @@ class CompiledRestorer:
                 continue
             out.append(text[position:start])
             length += start - position
-            real = _case_like(match.group(), target.stand_in, target.real)
+            real = _case_like(match.group(), target.stand_in, _written_like(match.group(), target))
             out.append(real)
             spans.append(RestoredSpan(length, length + len(real), real, match.group(), target.label))
             length += len(real)

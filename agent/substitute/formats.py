@@ -18,6 +18,7 @@ from agent.detect.validators import (
     iban_check_digits,
     luhn_check_digit,
 )
+from agent.substitute.id_standins import shares_digit_run
 from agent.substitute.rng import digits_into, same_shape
 
 FREE_MAIL = frozenset(
@@ -95,32 +96,90 @@ def fake_email(rng: random.Random, real: str, people: list[tuple[str, str, str, 
     return f"{new_local}@{new_domain}"
 
 
+_AT_TOKEN = re.compile(r"\s*[\[({<]\s*at\s*[\])}>]\s*|\s*[\[(]@[\])]\s*|\s+at\s+|\s*@\s*", re.IGNORECASE)
+_DOT_TOKEN = re.compile(r"\s*[\[({<]\s*dot\s*[\])}>]\s*|\s*[\[(]\.[\])]\s*|\s+dot\s+|\.", re.IGNORECASE)
+
+
+def fake_any_email(rng: random.Random, real: str, people: list[tuple[str, str, str, str]], domain_map: dict[str, str]) -> str:
+    """An e-mail stand-in written the way the real one is: plain, or obfuscated
+    ("john[at]gmail[dot]com", "j o h n @ g m a i l . c o m") in the same style."""
+    from agent.detect.obfuscated import read_back
+
+    plain = read_back(real)
+    if plain == real:
+        return fake_email(rng, real, people, domain_map)
+    fake = fake_email(rng, plain.lower(), people, domain_map)
+    if re.fullmatch(r"(?:\S ){3,}\S", real):  # one character at a time
+        out = " ".join(fake)
+    else:
+        at = _AT_TOKEN.search(real)
+        local_real, domain_real = real[: at.start()], real[at.end() :]
+        local_dot = _DOT_TOKEN.search(local_real)
+        domain_dot = _DOT_TOKEN.search(domain_real)
+        local, _, domain = fake.partition("@")
+        out = (local.replace(".", local_dot.group() if local_dot else ".") + at.group()
+               + domain.replace(".", domain_dot.group() if domain_dot else "."))
+    return out.upper() if real.isupper() else out
+
+
 # -- phone --------------------------------------------------------------------------
+# Ofcom's ranges for drama (never allocated), by area: (area code, exchange, first digit).
+_UK_DRAMA_LANDLINES = (
+    ("20", "7946", "0"), ("113", "496", "0"), ("114", "496", "0"), ("115", "496", "0"), ("116", "496", "0"),
+    ("117", "496", "0"), ("118", "496", "0"), ("121", "496", "0"), ("131", "496", "0"), ("141", "496", "0"),
+    ("151", "496", "0"), ("161", "496", "0"), ("191", "498", "0"),
+)
+
+
+def _other_digit(rng: random.Random, digit: str, pool: str = "0123456789") -> str:
+    return rng.choice([d for d in pool if d != digit] or list(pool))
+
+
 def fake_phone(rng: random.Random, real: str) -> str:
+    """Same country and format; of the real number only the country calling code (and a
+    trunk prefix such as the leading 0) is kept: no area code, no digit run."""
     digits = digits_of(real)
     number = None
     for region in (None, "US", "GB", "IN", "DE", "FR", "AU"):
         try:
-            number = phonenumbers.parse(real, region)
-            break
+            parsed = phonenumbers.parse(real, region)
         except phonenumbers.NumberParseException:
             continue
+        if number is None:
+            number = parsed
+            if phonenumbers.is_possible_number(parsed):
+                break  # as before: the first region that reads it
+        elif phonenumbers.is_valid_number(parsed):
+            number = parsed  # the first region where a number no earlier region could hold is real
+            break
     national = str(number.national_number) if number else digits
     country = str(number.country_code) if number else ""
     keep = max(0, len(digits) - len(national))  # country code / trunk prefix as written
     head, body = digits[:keep], digits[keep:]
+    stripped = body.lstrip("0")
+    lead = body[: len(body) - len(stripped)]
+    new_body = None
     if country == "1" and len(body) == 10:
-        # North America: 555-0100..0199 is reserved for fiction.
-        new_body = body[:3] + "55501" + f"{rng.randrange(100):02d}"
-    elif country == "44" and body.lstrip("0").startswith("7") and len(body.lstrip("0")) == 10:
-        lead = body[: len(body) - 10]
-        new_body = lead + "7700900" + f"{rng.randrange(1000):03d}"  # Ofcom drama range
-    elif country == "44" and body.lstrip("0").startswith("20") and len(body.lstrip("0")) == 10:
-        lead = body[: len(body) - 10]
-        new_body = lead + "2079460" + f"{rng.randrange(1000):03d}"
-    else:
-        fixed = min(len(body) - 4, 3 if len(body) >= 9 else 2)
-        new_body = body[:fixed] + "".join(rng.choice("0123456789") for _ in body[fixed:])
+        # North America: 555-0100..0199 is reserved for fiction, under any area code.
+        area = _other_digit(rng, body[0], "23456789") + _other_digit(rng, body[1], "012345678") + _other_digit(rng, body[2])
+        new_body = area + "55501" + f"{rng.randrange(100):02d}"
+    elif country == "44" and stripped.startswith("7") and len(stripped) == 10:
+        new_body = lead + "7700900" + f"{rng.randrange(1000):03d}"  # Ofcom drama range for mobiles
+    elif country == "44" and stripped[:1] in ("1", "2") and len(stripped) == 10:
+        ranges = [r for r in _UK_DRAMA_LANDLINES if not shares_digit_run(stripped, "".join(r) + "000")] or list(_UK_DRAMA_LANDLINES)
+        area, exchange, first = rng.choice(ranges)
+        rest = 10 - len(area) - len(exchange) - 1
+        new_body = lead + area + exchange + first + "".join(rng.choice("0123456789") for _ in range(rest))
+    if new_body is None:
+        # Elsewhere: every digit changed, a number valid in that country where one is found.
+        for _ in range(30):
+            new_body = lead + "".join(_other_digit(rng, d) for d in stripped)
+            if country and new_body[len(lead) : len(lead) + 1] != "0":
+                try:
+                    if phonenumbers.is_valid_number(phonenumbers.parse(f"+{country}{new_body.lstrip('0')}")):
+                        break
+                except phonenumbers.NumberParseException:
+                    pass
     new_digits = head + new_body
     if new_digits == digits:
         new_digits = new_digits[:-1] + str((int(new_digits[-1]) + 1) % 10)

@@ -165,7 +165,7 @@ class Substituter:
         if label is Label.PERSON:
             return self.persons.make(real, text[: span.start], conversation, rng, is_free)
         if label is Label.EMAIL:
-            return formats.fake_email(rng, real, self._people(conversation), self._domain_map(conversation))
+            return formats.fake_any_email(rng, real, self._people(conversation), self._domain_map(conversation))
         if label is Label.PHONE:
             return formats.fake_phone(rng, real)
         if label is Label.CREDIT_CARD:
