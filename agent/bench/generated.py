@@ -32,16 +32,18 @@ def _sanitizer(engine: PrivacyEngine, prefix: str):
     return sanitize
 
 
-def id_rows(engine: PrivacyEngine) -> dict:
+def id_rows(engine: PrivacyEngine, quick: bool = False) -> dict:
     from agent.detect.id_table import ID_TYPES
 
-    samples = generate_id_samples(ID_TYPES)
+    samples = generate_id_samples(ID_TYPES, per_type=2 if quick else 24)
     return score_id_samples(samples, _sanitizer(engine, "ids")).to_json()
 
 
-def nothing_personal_rows(engine: PrivacyEngine) -> dict:
+def nothing_personal_rows(engine: PrivacyEngine, quick: bool = False) -> dict:
     """Share of texts changed, and of code tokens changed, where nothing is personal."""
     texts = nothing_personal()
+    if quick:
+        texts = texts[::15]
     sanitize = _sanitizer(engine, "plain")
     changed_texts = 0
     tokens = changed_tokens = 0
@@ -69,8 +71,8 @@ def nothing_personal_rows(engine: PrivacyEngine) -> dict:
     }
 
 
-def planted_rows(engine: PrivacyEngine) -> dict:
-    planted = plant_pii([t for t in nothing_personal() if t.kind in ("code", "config", "log")])
+def planted_rows(engine: PrivacyEngine, quick: bool = False) -> dict:
+    planted = plant_pii([t for t in nothing_personal() if t.kind in ("code", "config", "log")], count=20 if quick else 200)
     sanitize = _sanitizer(engine, "planted")
     by_kind: dict[str, list[int]] = {}
     for item in planted:
@@ -83,8 +85,8 @@ def planted_rows(engine: PrivacyEngine) -> dict:
             "by_kind": {k: round(v[1] / v[0], 4) for k, v in sorted(by_kind.items())}}
 
 
-def leak_rows(engine: PrivacyEngine) -> dict:
-    items = leak_items()
+def leak_rows(engine: PrivacyEngine, quick: bool = False) -> dict:
+    items = leak_items(30 if quick else 360)
     sanitize = _sanitizer(engine, "leak")
     by_kind: dict[str, list[int]] = {}
     missed = []
@@ -195,13 +197,13 @@ def _reformat_texts(rng: random.Random, count: int) -> list[tuple[str, Label]]:
     return out
 
 
-def echo_variant_rows(engine: PrivacyEngine, count: int = 240, seed: int = 31) -> dict:
+def echo_variant_rows(engine: PrivacyEngine, quick: bool = False, seed: int = 31) -> dict:
     """The LLM writes a stand-in another way (digits only, E.164, dots, spaces, without
     spaces, another date format): restore must give the real value written that way."""
     rng = random.Random(seed)
     results: dict[str, list[int]] = {}
     failures = []
-    for i, (text, label) in enumerate(_reformat_texts(rng, count)):
+    for i, (text, label) in enumerate(_reformat_texts(rng, 24 if quick else 240)):
         conversation = bench_conversation(f"echo-{i}")
         result = engine.sanitize(text, conversation)
         reps = [r for r in result.entities if r.label is label and r.action is Action.REPLACE]
@@ -230,11 +232,12 @@ def echo_variant_rows(engine: PrivacyEngine, count: int = 240, seed: int = 31) -
             "failures": failures}
 
 
-def run_generated(engine: PrivacyEngine, progress: Progress | None = None) -> dict:
+def run_generated(engine: PrivacyEngine, progress: Progress | None = None, *, quick: bool = False) -> dict:
+    """quick: a small slice of every set (as `veil bench --limit` runs in CI)."""
     out = {}
     for name, fn in (("identifiers", id_rows), ("nothing_personal", nothing_personal_rows), ("planted_in_code", planted_rows),
                      ("leaks", leak_rows), ("echo_variants", echo_variant_rows)):
-        out[name] = fn(engine)
+        out[name] = fn(engine, quick)
         if progress:
             progress(f"generated: {name} done")
     return out

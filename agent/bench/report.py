@@ -67,4 +67,8 @@ def markdown(report: BenchReport) -> str:
     over = [(n, s.to_json().get("over_redaction")) for n, s in report.engine.items()]
     lines += ["", "Over-redaction (share of non-entity words swapped): " + ", ".join(f"{n} {_fmt(v)}" for n, v in over)]
     lines += [f"- {note}" for note in report.notes]
+    if report.generated:
+        from agent.bench.generated import markdown_generated
+
+        lines.append(markdown_generated(report.generated))
     return "\n".join(lines) + "\n"

@@ -30,6 +30,8 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     p.add_argument("--documents", action="store_true",
                    help="also the documents row: TAB and ABCD as files through `veil files`, and generated spoken transcripts")
     p.add_argument("--no-strict", action="store_true", help="skip the strict run (relevance off, every entity swapped)")
+    p.add_argument("--no-generated", action="store_true",
+                   help="skip the generated sets (identifiers, code and logs, leaks, reformatted echoes)")
     p.set_defaults(func=run)
 
 
@@ -90,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
                 setattr(report, scores_of, run_engine(strict, halves[half], lambda line, h=half: progress(f"{h} strict {line}")))
     if not args.no_speed:
         report.speed_50_words = speed_50_words(engine, datasets)
+    if not args.no_generated:
+        from agent.bench.generated import run_generated
+
+        report.generated = run_generated(engine, progress, quick=args.limit is not None)
     if args.compare == "presidio":
         try:
             for half, scores_of in (("fit", "fit_presidio"), ("validation", "presidio")):
