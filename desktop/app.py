@@ -62,6 +62,7 @@ class VeilApp(QObject):
         self.hotkeys = HotkeyBridge()
         self.hotkeys.sanitize_pressed.connect(lambda: self.sanitize_clipboard(from_hotkey=True))
         self.hotkeys.restore_pressed.connect(lambda: self.restore_clipboard(from_hotkey=True))
+        self.hotkeys.undo_pressed.connect(self.undo_clipboard)
         self.hotkeys.status_changed.connect(self._hotkey_status)
         self.hotkey_message = ""
         self.notifications: list[tuple[str, str]] = []  # (title, text): what was shown, newest last
@@ -70,6 +71,9 @@ class VeilApp(QObject):
         self._pending_key: tuple[str, str] | None = None  # (kind, key) typed in the wizard, not kept yet
         self._after_first_run = False  # the wizard is done; the vault is being opened
         self._busy_clipboard = False
+        # (copied text, its sanitized form) of the last sanitize, for undo. In memory only:
+        # it holds real values, so it is never written anywhere and is dropped on lock.
+        self._undo: tuple[str, str] | None = None
         self._shut_down = False
         self.state.engine_changed.connect(self._refresh_tray)
         self.state.vault_changed.connect(self._vault_changed)
@@ -111,7 +115,7 @@ class VeilApp(QObject):
             self.hotkeys.stop()
             self._hotkey_status("")
             return
-        self.background.submit(lambda: self.hotkeys.start(hk.sanitize, hk.restore))
+        self.background.submit(lambda: self.hotkeys.start(hk.sanitize, hk.restore, hk.undo))
 
     def _hotkey_status(self, message: str) -> None:
         changed = message != self.hotkey_message
@@ -131,6 +135,7 @@ class VeilApp(QObject):
         self.action_open = QAction("Open chat", menu, triggered=self.open_chat)
         self.action_sanitize = QAction("Sanitize clipboard", menu, triggered=lambda: self.sanitize_clipboard())
         self.action_restore = QAction("Restore clipboard", menu, triggered=lambda: self.restore_clipboard())
+        self.action_undo = QAction("Undo last sanitize", menu, triggered=self.undo_clipboard)
         self.action_pause = QAction("Pause protection", menu, checkable=True)
         self.action_pause.toggled.connect(self.state.set_paused)
         self.action_lock = QAction("Lock vault", menu, triggered=self._lock_or_unlock)
@@ -142,6 +147,7 @@ class VeilApp(QObject):
         menu.addSeparator()
         menu.addAction(self.action_sanitize)
         menu.addAction(self.action_restore)
+        menu.addAction(self.action_undo)
         menu.addSeparator()
         menu.addAction(self.action_pause)
         menu.addAction(self.action_lock)
@@ -192,7 +198,7 @@ class VeilApp(QObject):
             self.tray.setToolTip(self.state.describe())
         if running:
             self.notify("Veil: local proxy on", f"OpenAI-compatible endpoint at {self.state.proxy.url}; "
-                        "the bearer token is in Settings → Vault.")
+                        "the bearer token is in Settings → Local proxy.")
         elif self.state.proxy_error:
             self.notify("Veil: local proxy", self.state.proxy_error, QSystemTrayIcon.MessageIcon.Warning)
             self.state.proxy_error = ""
@@ -220,6 +226,8 @@ class VeilApp(QObject):
     def _vault_changed(self) -> None:
         self._refresh_tray()
         phase = self.state.vault_phase
+        if phase in (VaultPhase.LOCKED, VaultPhase.NEEDS_PASSPHRASE):
+            self._undo = None  # real values in memory go when the vault locks
         if phase == VaultPhase.NEEDS_PASSPHRASE:
             self.ask_passphrase()
         elif phase == VaultPhase.FAILED:
@@ -287,6 +295,20 @@ class VeilApp(QObject):
     def restore_clipboard(self, *, from_hotkey: bool = False) -> None:
         self._clipboard_action("restore", from_hotkey)
 
+    def undo_clipboard(self) -> None:
+        """Put back what was copied before the last sanitize (Ctrl+Alt+Z)."""
+        clipboard = QGuiApplication.clipboard()
+        if self._undo is None:
+            self.notify("Veil", "Nothing to undo: no sanitize since Veil started (or since the vault was locked).")
+            self.clipboard_done.emit(None)
+            return
+        before, _ = self._undo
+        self._undo = None
+        clipboard.setText(before)
+        self.notify("Clipboard: sanitize undone", "The clipboard holds what you copied before sanitizing "
+                    "(with the real values).")
+        self.clipboard_done.emit(None)
+
     def _clipboard_action(self, kind: str, from_hotkey: bool) -> None:
         if from_hotkey and self.state.paused:
             self.notify("Veil is paused", "Protection is paused: the clipboard was not changed. "
@@ -313,7 +335,12 @@ class VeilApp(QObject):
                 return
             if outcome.changed:
                 clipboard.setText(outcome.text)
-            title = "Clipboard sanitized" if kind == "sanitize" else "Clipboard restored"
+                if kind == "sanitize":
+                    self._undo = (text, outcome.text)
+            if outcome.already_sanitized:
+                title = "Clipboard already sanitized"
+            else:
+                title = "Clipboard sanitized" if kind == "sanitize" else "Clipboard restored"
             body = outcome.summary()
             if outcome.warnings:
                 body += "\n" + "\n".join(outcome.warnings)
@@ -368,6 +395,7 @@ class VeilApp(QObject):
         if self.settings_dialog is None:
             self.settings_dialog = SettingsDialog(self.state, self.chat)
             self.settings_dialog.set_hotkey_status(self.hotkey_message)
+            self.settings_dialog.hotkeys_tab.recording.connect(self.hotkeys.suspend)
             self.settings_dialog.finished.connect(self._settings_closed)
         self.settings_dialog.show()
         self.settings_dialog.raise_()
@@ -375,6 +403,7 @@ class VeilApp(QObject):
 
     def _settings_closed(self, *_: object) -> None:
         dialog, self.settings_dialog = self.settings_dialog, None
+        self.hotkeys.suspend(False)
         if dialog is not None:
             dialog.deleteLater()
 

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QMessageBox,
     QVBoxLayout,
@@ -34,8 +35,10 @@ class PassphraseDialog(QDialog):
         self.keep_open = keep_open
         self.setWindowTitle("Veil — new vault passphrase" if new else "Veil — unlock the vault")
         self.setWindowIcon(icons.icon())
-        self.setMinimumWidth(420)
         layout = QVBoxLayout(self)
+        # The dialog grows with its text: a wrapped message that appears after a wrong
+        # passphrase must push the dialog taller, not squeeze the lines above it.
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         text = intro or (
             "Choose a passphrase for Veil's encrypted vault. It protects your conversations and the map "
             "between real values and stand-ins. There is no way to recover it if you forget it."
@@ -44,6 +47,7 @@ class PassphraseDialog(QDialog):
         )
         about = QLabel(text)
         about.setWordWrap(True)
+        about.setMinimumWidth(400)
         layout.addWidget(about)
         form = QFormLayout()
         self.passphrase = QLineEdit()
@@ -72,6 +76,7 @@ class PassphraseDialog(QDialog):
     def show_error(self, message: str) -> None:
         self.error.setText(message)
         self.error.setVisible(bool(message))
+        self.adjustSize()  # taller when the message wraps: nothing above it is clipped
 
     def _accept(self) -> None:
         value = self.passphrase.text()

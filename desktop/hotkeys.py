@@ -22,14 +22,19 @@ READY_TIMEOUT_S = 3.0
 _TOKEN = re.compile(r"^(<[a-z0-9_]+>|[^<>+\s])$")
 
 
+MODIFIERS = frozenset({"<ctrl>", "<alt>", "<shift>", "<cmd>", "<ctrl_l>", "<ctrl_r>", "<alt_l>", "<alt_r>",
+                       "<alt_gr>", "<shift_l>", "<shift_r>", "<cmd_l>", "<cmd_r>"})
+
+
 def check_hotkey(text: str) -> str:
-    """'' when `text` is a hotkey pynput can parse ("<ctrl>+<alt>+s"), else why not."""
+    """'' when `text` is a hotkey pynput can parse ("<ctrl>+<alt>+s", "<ctrl>+<f8>"), else why not."""
     parts = [p for p in text.strip().lower().split("+")]
     if not text.strip():
         return "empty"
     if any(not _TOKEN.match(p) for p in parts):
         return "write keys like <ctrl>+<alt>+s: modifiers in angle brackets, joined by +"
-    if not any(p.startswith("<") for p in parts) or all(p.startswith("<") for p in parts):
+    keys = [p for p in parts if p not in MODIFIERS]
+    if len(keys) != 1 or len(keys) == len(parts):
         return "use at least one modifier (<ctrl>, <alt>, <shift>, <cmd>) and one key"
     return ""
 
@@ -49,6 +54,7 @@ def unavailable_reason() -> str:
 class HotkeyBridge(QObject):
     sanitize_pressed = Signal()
     restore_pressed = Signal()
+    undo_pressed = Signal()
     # '' when listening, else a message for the user (shown once).
     status_changed = Signal(str)
 
@@ -57,14 +63,16 @@ class HotkeyBridge(QObject):
         self._listener = None
         self.status = "not started"
         self.active = False
+        self.suspended = False
         self._lock = threading.Lock()
 
-    def start(self, sanitize: str, restore: str) -> bool:
-        """Listen for the two hotkeys. False (with `status` saying why) when impossible.
-        May take a moment (connecting to the display): call it from a worker."""
+    def start(self, sanitize: str, restore: str, undo: str = "") -> bool:
+        """Listen for the hotkeys (undo is optional). False (with `status` saying why) when
+        impossible. May take a moment (connecting to the display): call it from a worker."""
         self.stop()
         reason = unavailable_reason()
-        for name, combo in (("sanitize", sanitize), ("restore", restore)):
+        combos = {"sanitize": sanitize, "restore": restore} | ({"undo": undo} if undo else {})
+        for name, combo in combos.items():
             problem = check_hotkey(combo)
             if problem and not reason:
                 reason = f"The {name} hotkey {combo!r} cannot be used: {problem}."
@@ -72,10 +80,9 @@ class HotkeyBridge(QObject):
             try:
                 from pynput import keyboard
 
-                listener = keyboard.GlobalHotKeys({
-                    sanitize: self.sanitize_pressed.emit,
-                    restore: self.restore_pressed.emit,
-                })
+                signals = {"sanitize": self.sanitize_pressed, "restore": self.restore_pressed,
+                           "undo": self.undo_pressed}
+                listener = keyboard.GlobalHotKeys({combo: self._emitter(signals[name]) for name, combo in combos.items()})
                 listener.daemon = True
                 listener.start()
                 # Wait until the backend is connected. pynput's wait() never returns when
@@ -99,9 +106,19 @@ class HotkeyBridge(QObject):
         if reason:
             log.warning("%s", reason)
         else:
-            log.info("global hotkeys: sanitize %s, restore %s", sanitize, restore)
+            log.info("global hotkeys: sanitize %s, restore %s, undo %s", sanitize, restore, undo or "-")
         self.status_changed.emit(reason)
         return self.active
+
+    def _emitter(self, signal):
+        def pressed() -> None:
+            if not self.suspended:  # Settings is recording a new hotkey: not an action
+                signal.emit()
+
+        return pressed
+
+    def suspend(self, suspended: bool) -> None:
+        self.suspended = suspended
 
     def stop(self) -> None:
         listener, self._listener = self._listener, None

@@ -30,6 +30,7 @@ from agent.providers import DEFAULT_BASE_URLS
 from agent.providers.keys import KEYRING, KeyHome
 from desktop import icons
 from desktop.connection_test import ConnectionTest
+from desktop.key_recorder import pretty
 from desktop.tasks import Background
 
 PROVIDER_CHOICES = (
@@ -147,20 +148,15 @@ class DonePage(QWizardPage):
             "Veil now lives in the system tray.<br><br>"
             "<b>Chat:</b> tray › Open chat. Before anything is sent you see exactly what leaves this "
             "computer, with stand-ins highlighted.<br><br>"
-            f"<b>Anywhere else:</b> copy text and press <b>{pretty_hotkey(hk.sanitize)}</b>: the clipboard "
+            f"<b>Anywhere else:</b> copy text and press <b>{pretty(hk.sanitize)}</b>: the clipboard "
             "then holds the sanitized text. Paste the LLM's answer back to the clipboard and press "
-            f"<b>{pretty_hotkey(hk.restore)}</b> to put the real values back."
+            f"<b>{pretty(hk.restore)}</b> to put the real values back."
             + (f"<br><br><b>Next:</b> {vault_next}" if vault_next else "")
         )
         text.setObjectName("done-text")
         text.setWordWrap(True)
         layout.addWidget(text)
         layout.addStretch(1)
-
-
-def pretty_hotkey(hotkey: str) -> str:
-    """"<ctrl>+<alt>+s" as a person writes it: "Ctrl+Alt+S"."""
-    return "+".join(p.strip("<>").capitalize() if len(p) > 1 else p.upper() for p in hotkey.split("+"))
 
 
 class FirstRunWizard(QWizard):

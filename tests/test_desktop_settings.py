@@ -161,3 +161,168 @@ def test_settings_model_download_progress_cancel_and_file_info(qtbot, veil, tiny
     qtbot.waitUntil(lambda: "parameters" in tab.model_info.text(), timeout=10000)
     assert "gemma" in tab.model_info.text().lower() and "Q4_K_M" in tab.model_info.text()
     assert dialog.settings.local_model.path == str(tiny_model_path)
+
+
+# -- issue 15 item 9 ------------------------------------------------------------------------------------------
+def wheel(widget, steps: int = -1) -> None:
+    """A real wheel event, as the mouse sends it, over the middle of `widget`."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(widget.rect().center())), QPoint(0, 0),
+                        QPoint(0, 120 * steps), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+@pytest.fixture
+def dialog(qtbot, veil):
+    veil.open_settings()
+    dialog = veil.settings_dialog
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
+def test_the_mouse_wheel_does_not_change_an_unfocused_dropdown_or_number(qtbot, dialog):
+    protection = dialog.protection_tab
+    dialog.tabs.setCurrentWidget(protection)
+    person = protection.policy_combos["PERSON"]
+    before = person.currentData()
+    assert before == "auto"
+    for steps in (-1, -1, 1, -1):
+        wheel(person, steps)
+    assert person.currentData() == before  # scrolling past it changed nothing
+    dialog.tabs.setCurrentWidget(dialog.vault_tab)
+    retention = dialog.vault_tab.retention
+    wheel(retention, 1)
+    assert retention.value() == 0
+    # Focused (clicked or tabbed into), the wheel does change it, as people expect.
+    dialog.tabs.setCurrentWidget(protection)
+    dialog.activateWindow()
+    person.setFocus()
+    qtbot.waitUntil(person.hasFocus, timeout=2000)
+    wheel(person, -1)
+    assert person.currentData() != before
+
+
+def test_hotkeys_are_set_by_pressing_the_keys(qtbot, dialog, veil):
+    from PySide6.QtCore import Qt
+
+    from agent.config import load_settings
+
+    tab = dialog.hotkeys_tab
+    dialog.tabs.setCurrentWidget(tab)
+    recorder = tab.sanitize_hotkey
+    assert recorder.text() == "Ctrl+Alt+S" and recorder.value() == "<ctrl>+<alt>+s"
+    qtbot.mouseClick(recorder, Qt.MouseButton.LeftButton)
+    assert recorder.is_recording() and veil.hotkeys.suspended  # pressing Ctrl+Alt+S now sanitizes nothing
+    qtbot.keyClick(recorder, Qt.Key.Key_X)  # no modifier: refused, would fire while typing
+    assert recorder.is_recording() and recorder.value() == "<ctrl>+<alt>+s"
+    qtbot.keyClick(recorder, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+    assert recorder.value() == "<ctrl>+<alt>+d" and recorder.text() == "Ctrl+Alt+D"
+    assert not recorder.is_recording() and not veil.hotkeys.suspended
+    undo = tab.undo_hotkey
+    qtbot.mouseClick(undo, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(undo, Qt.Key.Key_F8, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert undo.value() == "<ctrl>+<shift>+<f8>" and undo.text() == "Ctrl+Shift+F8"
+    qtbot.mouseClick(undo, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(undo, Qt.Key.Key_Escape)  # cancels: the value stays
+    assert undo.value() == "<ctrl>+<shift>+<f8>"
+    assert dialog.apply()
+    saved = load_settings().hotkeys
+    assert (saved.sanitize, saved.restore, saved.undo) == ("<ctrl>+<alt>+d", "<ctrl>+<alt>+r", "<ctrl>+<shift>+<f8>")
+    # Two actions on one hotkey are refused with the reason.
+    qtbot.mouseClick(tab.restore_hotkey, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(tab.restore_hotkey, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+    assert not dialog.apply() and "different" in dialog.error_label.text()
+
+
+def test_auto_is_explained_where_it_is_chosen(dialog):
+    from PySide6.QtWidgets import QLabel
+
+    protection = dialog.protection_tab
+    dialog.tabs.setCurrentWidget(protection)
+    help_text = protection.findChild(QLabel, "policy-help")
+    assert help_text is not None and help_text.isVisible()
+    text = help_text.text()
+    assert "<b>auto</b>" in text and "asks <i>about</i> it" in text and "always replaced" in text
+    assert protection.policy_combos["PERSON"].currentText() == "auto (keep if asked about)"
+
+
+def test_the_local_proxy_has_its_own_tab(dialog):
+    from PySide6.QtWidgets import QSpinBox
+
+    titles = [dialog.tabs.tabText(i).replace("&", "") for i in range(dialog.tabs.count())]
+    assert titles == ["Provider", "Protection", "Hotkeys", "Local model", "Vault", "Local proxy"]
+    assert dialog.vault_tab.findChild(QSpinBox, "proxy_port") is None
+    assert dialog.proxy_tab.findChild(QSpinBox, "proxy_port") is not None
+
+
+def press_when_asked(qtbot, button: str) -> list[str]:
+    """Answer the next message box by its button; returns the box's text."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    seen: list[str] = []
+
+    def press() -> None:
+        boxes = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()]
+        if not boxes:
+            QTimer.singleShot(50, press)
+            return
+        seen.append(boxes[0].text())
+        next(b for b in boxes[0].buttons() if b.text().replace("&", "") == button).click()
+
+    QTimer.singleShot(50, press)
+    return seen
+
+
+def test_a_url_whose_test_just_failed_is_not_saved_without_a_word(qtbot, dialog, fake_openai):
+    from desktop_support import free_port
+
+    from agent.config import load_settings
+
+    provider = dialog.provider_tab
+    dead = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens there
+    provider.base_url_edit.setText(dead)
+    provider.test_button.click()
+    qtbot.waitUntil(lambda: provider.test.last is not None, timeout=15000)
+    assert not provider.test.last.ok
+    asked = press_when_asked(qtbot, "Cancel")
+    assert not dialog.apply()
+    assert asked and dead in asked[0] and "failed" in asked[0]
+    assert load_settings().provider.base_url != dead  # not saved
+    assert "Not saved" in dialog.error_label.text()
+    asked = press_when_asked(qtbot, "Save anyway")
+    assert dialog.apply() and asked
+    assert load_settings().provider.base_url == dead
+    # A URL that was not the one tested (or whose test passed) saves without a question.
+    provider.base_url_edit.setText(fake_openai.base_url)
+    assert dialog.apply() and load_settings().provider.base_url == fake_openai.base_url
+
+
+def test_the_unlock_dialog_shows_its_whole_text_after_a_wrong_passphrase(qtbot):
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    from desktop.dialogs import PassphraseDialog
+
+    dialog = PassphraseDialog(None, keep_open=True)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+
+    def clipped() -> list[str]:
+        QApplication.processEvents()
+        return [label.text() for label in dialog.findChildren(QLabel)
+                if label.isVisible() and label.wordWrap() and label.height() < label.heightForWidth(label.width())]
+
+    assert clipped() == []
+    dialog.show_error("Wrong passphrase. Try again.")
+    qtbot.wait(50)
+    assert clipped() == []
+    dialog.show_error("The vault could not be opened: the key in the keyring does not match this vault's "
+                      "header, which happens after restoring a backup of one without the other.")
+    qtbot.wait(50)
+    assert clipped() == []

@@ -531,8 +531,8 @@ def test_proxy_toggle_serves_openai_clients_with_the_token_from_settings(qtbot, 
     assert proxy is not None and proxy.url.startswith("http://127.0.0.1:")
     dialog = SettingsDialog(veil.state)
     qtbot.addWidget(dialog)
-    token = dialog.proxy_box.proxy_token_field.text()
-    assert token.startswith("veil-") and proxy.url in dialog.proxy_box.proxy_status.text()
+    token = dialog.proxy_tab.proxy_token_field.text()
+    assert token.startswith("veil-") and proxy.url in dialog.proxy_tab.proxy_status.text()
     body = {"model": "model-a", "messages": [{"role": "user", "content": "Say hi to Anjali Gupta."}]}
     refused = httpx.post(proxy.url + "/chat/completions", json=body, timeout=30)
     assert refused.status_code == 401

@@ -1,11 +1,12 @@
-"""Small pieces the settings tabs share: the tab interface, sizes in words, and the
-secondary-text label."""
+"""Small pieces the settings tabs share: the tab interface, sizes in words, the
+secondary-text label, and the guard that keeps the mouse wheel from changing values."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSpinBox, QComboBox, QLabel, QWidget
 
 from agent.config import Settings
 
@@ -35,3 +36,43 @@ def note(text: str) -> QLabel:
     label.setWordWrap(True)
     label.setEnabled(False)
     return label
+
+
+class WheelGuard(QObject):
+    """Turning the mouse wheel over a dropdown or a number box changes it only when it has
+    the keyboard focus; otherwise the wheel scrolls the page under it (a scroll through the
+    Protection tab must not silently turn "Person names" from auto to replace)."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.Wheel or not isinstance(watched, QWidget) or watched.hasFocus():
+            return False
+        area = _scroll_area_of(watched)
+        if area is not None:
+            QCoreApplication.sendEvent(area.verticalScrollBar(), event)
+        return True  # not the value
+
+
+def _scroll_area_of(widget: QWidget) -> QAbstractScrollArea | None:
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractScrollArea):
+            return parent
+        parent = parent.parentWidget()
+    return None
+
+
+_GUARD: WheelGuard | None = None
+
+
+def guard_wheel(root: QWidget) -> None:
+    """Keep the wheel from changing `root` (a dropdown or number box) and every one under
+    it unless focused; they also stop taking the focus from the wheel (a click or Tab gives it)."""
+    global _GUARD
+    if _GUARD is None:
+        _GUARD = WheelGuard(QCoreApplication.instance())
+    widgets = root.findChildren(QComboBox) + root.findChildren(QAbstractSpinBox)
+    if isinstance(root, (QComboBox, QAbstractSpinBox)):
+        widgets.append(root)
+    for widget in widgets:
+        widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        widget.installEventFilter(_GUARD)

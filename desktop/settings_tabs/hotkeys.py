@@ -1,16 +1,27 @@
-"""Settings › Hotkeys: whether the global clipboard hotkeys are on, which keys, and
-whether the desktop lets Veil listen to them (the status line)."""
+"""Settings › Hotkeys: whether the global clipboard hotkeys are on, which keys (set by
+pressing them, desktop/key_recorder.py), and whether the desktop lets Veil listen to
+them (the status line; on Wayland, how to bind `veil clipboard ...` instead)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QFormLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QLabel, QWidget
 
 from agent.config import ConfigError, Settings
 from desktop.hotkeys import check_hotkey
+from desktop.key_recorder import KeyRecorder, pretty
 from desktop.settings_tabs.common import note
+
+ACTIONS = (
+    ("sanitize", "Sanitize the clipboard:"),
+    ("restore", "Restore the clipboard:"),
+    ("undo", "Undo the last sanitize:"),
+)
 
 
 class HotkeysTab(QWidget):
+    recording = Signal(bool)  # a key recorder listens: the app's own hotkeys must not fire
+
     def __init__(self, settings: Settings):
         super().__init__()
         form = QFormLayout(self)
@@ -18,14 +29,18 @@ class HotkeysTab(QWidget):
         self.hotkeys_enabled = QCheckBox("Use global hotkeys")
         self.hotkeys_enabled.setChecked(hk.enabled)
         form.addRow(self.hotkeys_enabled)
-        self.sanitize_hotkey = QLineEdit(hk.sanitize)
-        self.sanitize_hotkey.setObjectName("sanitize_hotkey")
-        form.addRow("Sanitize the clipboard:", self.sanitize_hotkey)
-        self.restore_hotkey = QLineEdit(hk.restore)
-        self.restore_hotkey.setObjectName("restore_hotkey")
-        form.addRow("Restore the clipboard:", self.restore_hotkey)
-        form.addRow(note("Write keys as pynput does: modifiers in angle brackets, joined with +, e.g. "
-                         "<ctrl>+<alt>+s or <cmd>+<shift>+r."))
+        self.recorders: dict[str, KeyRecorder] = {}
+        for name, title in ACTIONS:
+            recorder = KeyRecorder(getattr(hk, name))
+            recorder.setObjectName(f"{name}_hotkey")
+            recorder.recording.connect(self.recording)
+            self.recorders[name] = recorder
+            form.addRow(title, recorder)
+        self.sanitize_hotkey = self.recorders["sanitize"]
+        self.restore_hotkey = self.recorders["restore"]
+        self.undo_hotkey = self.recorders["undo"]
+        form.addRow(note("Click a field and press the keys you want (for example Ctrl+Alt+S). Use Ctrl, Alt or "
+                         "Super with a letter, digit or function key. Esc cancels."))
         self.hotkey_status = QLabel()
         self.hotkey_status.setObjectName("hotkey-status")
         self.hotkey_status.setWordWrap(True)
@@ -36,12 +51,14 @@ class HotkeysTab(QWidget):
 
     def collect(self, settings: Settings) -> None:
         settings.hotkeys.enabled = self.hotkeys_enabled.isChecked()
-        settings.hotkeys.sanitize = self.sanitize_hotkey.text().strip()
-        settings.hotkeys.restore = self.restore_hotkey.text().strip()
-        if settings.hotkeys.enabled:
-            for name, value in (("sanitize", settings.hotkeys.sanitize), ("restore", settings.hotkeys.restore)):
-                problem = check_hotkey(value)
-                if problem:
-                    raise ConfigError(f"{name} hotkey {value!r}: {problem}")
-            if settings.hotkeys.sanitize == settings.hotkeys.restore:
-                raise ConfigError("the two hotkeys must differ")
+        for name, recorder in self.recorders.items():
+            setattr(settings.hotkeys, name, recorder.value())
+        if not settings.hotkeys.enabled:
+            return
+        for name, recorder in self.recorders.items():
+            problem = check_hotkey(recorder.value())
+            if problem:
+                raise ConfigError(f"the {name} hotkey {pretty(recorder.value()) or '(none)'}: {problem}")
+        values = [recorder.value() for recorder in self.recorders.values()]
+        if len(set(values)) != len(values):
+            raise ConfigError("each hotkey must be different")

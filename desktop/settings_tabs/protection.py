@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from agent.config import POLICY_VALUES, CustomPattern, Settings
 from agent.entities import DIRECT_IDENTIFIERS, Label
+from desktop.settings_tabs.common import guard_wheel
 
 LABEL_NAMES = {
     "PERSON": "Person names", "ORG": "Organisations", "LOCATION": "Places", "ADDRESS": "Postal addresses",
@@ -33,7 +34,15 @@ LABEL_NAMES = {
     "IBAN": "IBANs", "SSN": "Social security numbers", "USERNAME": "Usernames", "SECRET": "Secrets (API keys, passwords)",
     "NORP": "Nationalities, religions, groups", "MISC": "Other",
 }
-POLICY_TITLES = {"auto": "auto", "replace": "replace", "label": "label ([TYPE_1])", "keep": "keep"}
+POLICY_TITLES = {"auto": "auto (keep if asked about)", "replace": "replace", "label": "label ([TYPE_1])",
+                 "keep": "keep"}
+POLICY_HELP = (
+    "<b>auto</b>: replaced by a stand-in, unless the text asks <i>about</i> it: a public person, place or "
+    "organisation the question depends on (\"What is the population of Chicago?\") is sent as it is. "
+    "<b>replace</b>: always a realistic stand-in. <b>label</b>: a placeholder such as [PERSON_1]. "
+    "<b>keep</b>: sent as it is. E-mail addresses, phone and card numbers, IBANs and other direct "
+    "identifiers, and secrets, are always replaced, whatever is chosen here."
+)
 
 
 class ProtectionTab(QScrollArea):
@@ -68,6 +77,10 @@ class ProtectionTab(QScrollArea):
     def _policy_box(self, settings: Settings) -> QGroupBox:
         policy_box = QGroupBox("Per type")
         grid = QGridLayout(policy_box)
+        help_text = QLabel(POLICY_HELP)
+        help_text.setObjectName("policy-help")
+        help_text.setWordWrap(True)
+        grid.addWidget(help_text, 0, 0, 1, 4)
         self.policy_combos: dict[str, QComboBox] = {}
         for row, label in enumerate(Label):
             name = QLabel(LABEL_NAMES.get(label.value, label.value))
@@ -81,8 +94,8 @@ class ProtectionTab(QScrollArea):
             if label in DIRECT_IDENTIFIERS or label is Label.SECRET:
                 combo.setToolTip("Direct identifiers and secrets are always replaced: 'keep' and 'auto' act as 'replace'.")
             self.policy_combos[label.value] = combo
-            grid.addWidget(name, row // 2, (row % 2) * 2)
-            grid.addWidget(combo, row // 2, (row % 2) * 2 + 1)
+            grid.addWidget(name, 1 + row // 2, (row % 2) * 2)
+            grid.addWidget(combo, 1 + row // 2, (row % 2) * 2 + 1)
         return policy_box
 
     def _lists_box(self, settings: Settings) -> QGroupBox:
@@ -128,6 +141,7 @@ class ProtectionTab(QScrollArea):
         for item in Label:
             combo.addItem(item.value)
         combo.setCurrentText(label.upper())
+        guard_wheel(combo)
         self.patterns_table.setCellWidget(row, 0, combo)
         self.patterns_table.setItem(row, 1, QTableWidgetItem(pattern))
         self.patterns_table.setItem(row, 2, QTableWidgetItem(name))

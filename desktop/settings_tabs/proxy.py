@@ -1,4 +1,4 @@
-"""Settings › the local proxy (veil serve, run inside the app from the tray): the port on
+"""Settings › Local proxy (veil serve, run inside the app from the tray menu): the port on
 127.0.0.1, whether it runs, and the bearer token its clients need (kept in the vault)."""
 
 from __future__ import annotations
@@ -7,23 +7,27 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QWidget,
 )
 
 from agent.config import Settings
+from desktop.settings_tabs.common import note
 from desktop.state import AppState
 
 
-class ProxyBox(QGroupBox):
+class ProxyTab(QWidget):
     def __init__(self, state: AppState, settings: Settings):
-        super().__init__("Local proxy (veil serve)")
+        super().__init__()
         self.state = state
         form = QFormLayout(self)
+        form.addRow(note("Any tool that speaks the OpenAI API can use Veil as its endpoint: requests are "
+                         "sanitized before they reach your provider and answers come back restored. Turn it "
+                         "on from the tray menu (Local proxy)."))
         self.proxy_port = QSpinBox()
         self.proxy_port.setObjectName("proxy_port")
         self.proxy_port.setRange(1024, 65535)

@@ -26,12 +26,12 @@ class VaultTab(QWidget):
         super().__init__()
         self.state = state
         self.background = state.background
-        self.layout_ = QVBoxLayout(self)
+        layout = QVBoxLayout(self)
         self.vault_status = QLabel("…")
         self.vault_status.setObjectName("vault-status")
         self.vault_status.setWordWrap(True)
         self.vault_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.layout_.addWidget(self.vault_status)
+        layout.addWidget(self.vault_status)
         form = QFormLayout()
         self.retention = QSpinBox()
         self.retention.setObjectName("retention_days")
@@ -46,7 +46,7 @@ class VaultTab(QWidget):
         self.auto_lock.setSuffix(" minutes idle")
         self.auto_lock.setValue(settings.vault.auto_lock_minutes)
         form.addRow("Lock automatically after:", self.auto_lock)
-        self.layout_.addLayout(form)
+        layout.addLayout(form)
         row = QHBoxLayout()
         self.lock_button = QPushButton("&Lock now")
         self.lock_button.clicked.connect(self._lock)
@@ -58,11 +58,12 @@ class VaultTab(QWidget):
         for b in (self.lock_button, self.passphrase_button, self.wipe_button):
             row.addWidget(b)
         row.addStretch(1)
-        self.layout_.addLayout(row)
+        layout.addLayout(row)
         self.vault_message = QLabel()
         self.vault_message.setObjectName("vault-message")
         self.vault_message.setWordWrap(True)
-        self.layout_.addWidget(self.vault_message)
+        layout.addWidget(self.vault_message)
+        layout.addStretch(1)
         self.refresh_status()
 
     def refresh_status(self) -> None:
