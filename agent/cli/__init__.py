@@ -66,10 +66,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"veil: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:
+        if not _expected_failure(exc):
+            raise
+        print(f"veil: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _expected_failure(exc: BaseException) -> bool:
+    """A failure the message of which says what to do (a damaged, busy or locked vault
+    met in the middle of a command): printed as one line, no traceback. Checked without
+    importing the vault: when its module is not loaded, exc cannot be one of its errors."""
+    errors = sys.modules.get("agent.vault.errors")
+    conversation = sys.modules.get("agent.session.conversation")
+    return (errors is not None and isinstance(exc, errors.VaultError)) or (
+        conversation is not None and isinstance(exc, conversation.MapConflict)
+    )
 
 
 def read_stdin_text() -> str:

@@ -135,7 +135,7 @@ def _status(args: argparse.Namespace) -> int:
     code = 0
     if info.header_problem:
         out["state"], out["problem"], code = "damaged", info.header_problem, 1
-    elif info.exists or info.header:
+    elif info.exists or info.header or info.size_bytes:
         try:
             # Never prompts: status must work in scripts; `veil vault unlock` asks.
             with VaultStore(info.path, create=False) as store:
@@ -151,15 +151,9 @@ def _status(args: argparse.Namespace) -> int:
                 created_at=st.created_at,
             )
         except VaultError as exc:
-            kind = type(exc).__name__
-            state = {
-                "PassphraseRequired": "locked",
-                "KeyUnavailable": "locked",
-                "WrongKey": "wrong key",
-                "VaultCorrupt": "damaged",
-            }.get(kind, "unavailable")
+            state = _state_of(exc)
             out["state"], out["problem"] = state, str(exc)
-            code = 1 if state in ("damaged", "unavailable", "wrong key") else 0
+            code = 1 if state in ("damaged", "missing", "unavailable", "wrong key") else 0
     if args.json:
         print(json.dumps(out, indent=2))
         return code
@@ -178,6 +172,20 @@ def _status(args: argparse.Namespace) -> int:
     if "problem" in out:
         print(f"problem:  {out['problem']}")
     return code
+
+
+def _state_of(exc: Exception) -> str:
+    from agent.vault import KeyUnavailable, VaultCorrupt, VaultMissing, WrongKey
+
+    if isinstance(exc, KeyUnavailable):
+        return "locked"
+    if isinstance(exc, WrongKey):
+        return "wrong key"
+    if isinstance(exc, VaultMissing):
+        return "missing"
+    if isinstance(exc, VaultCorrupt):
+        return "damaged"
+    return "unavailable"
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -317,7 +325,7 @@ def _reset(args: argparse.Namespace) -> int:
     from agent.vault import default_vault_path, describe_vault, move_vault_aside
 
     info = describe_vault()
-    if not info.exists and info.header is None:
+    if not info.exists and info.header is None and not info.size_bytes:
         print(f"there is no vault at {info.path}; a fresh one is created on first use")
         return 0
     _confirm(args, f"This moves {info.path} aside (it is kept) and starts a fresh, empty vault.", "reset")
@@ -343,4 +351,5 @@ def _bench(args: argparse.Namespace) -> int:
     print(f"  read (list_messages):                   {result.read_messages_per_s:10.0f} messages/s")
     print(f"  load a conversation ({result.messages // 2 * 2} map entries):   {result.load_conversation_ms:10.2f} ms")
     print(f"  open (scrypt N=2^14, checks):           {result.open_ms:10.1f} ms")
+    print(f"  page check at open ({result.file_mb:.1f} MB file):       {result.quick_check_ms:10.1f} ms")
     return 0

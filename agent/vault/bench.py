@@ -1,6 +1,7 @@
 """`veil vault bench`: write and read throughput of the vault, on a throw-away vault in a
 temporary folder (never the user's). Each written message is its own transaction, as in
-real use, so the write numbers include one fsync per message (synchronous=FULL)."""
+real use, so the write numbers include one fsync per message (synchronous=FULL) and the
+fold of the write-ahead log into the file that follows every committed write."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from agent.session.conversation import MapEntry, Message, MessageState
 from agent.entities import Label
+from agent.session.conversation import MapEntry, Message, MessageState
+from agent.vault import db
 from agent.vault.store import VaultStore
 
 _TEXT = (
@@ -30,7 +32,9 @@ class BenchResult:
     write_concurrent_per_s: float  # `threads` writers at once
     read_messages_per_s: float  # list_messages, messages returned per second
     load_conversation_ms: float  # a conversation with `messages` map entries
-    open_ms: float  # open: scrypt at N=2^14 (the default N=2^17 adds ~0.4 s), key check, schema check
+    open_ms: float  # open: scrypt at N=2^14 (the default N=2^17 adds ~0.4 s), key check, schema check, quick_check
+    quick_check_ms: float  # the page check at open alone, on the bench's vault (`file_mb`)
+    file_mb: float
     synchronous: str
 
     def as_dict(self) -> dict:
@@ -101,12 +105,18 @@ def run_bench(
             start = time.perf_counter()
             store.load_conversation(conversation.id)
             load_ms = (time.perf_counter() - start) * 1000
+
+            with store._session() as conn:
+                start = time.perf_counter()
+                db.check_pages(conn, path)
+                check_ms = (time.perf_counter() - start) * 1000
         finally:
             store.close()
 
         start = time.perf_counter()
         VaultStore(path, passphrase="bench passphrase", pragmas=pragmas).close()
         open_ms = (time.perf_counter() - start) * 1000
+        file_mb = path.stat().st_size / 1e6
 
     return BenchResult(
         messages=messages,
@@ -118,5 +128,7 @@ def run_bench(
         read_messages_per_s=round(read_rate, 1),
         load_conversation_ms=round(load_ms, 2),
         open_ms=round(open_ms, 1),
+        quick_check_ms=round(check_ms, 1),
+        file_mb=round(file_mb, 2),
         synchronous=synchronous,
     )

@@ -39,6 +39,12 @@ class VaultCorrupt(VaultError):
     (`start_fresh_vault`, `veil vault reset`), and the old file is then renamed aside."""
 
 
+class VaultMissing(VaultCorrupt):
+    """The vault's database is gone or empty (0 bytes) while its header (or its write-ahead
+    log) is still there: it was moved, deleted or truncated. Never answered with a new
+    empty vault; the message says how to put it back or start over (`veil vault reset`)."""
+
+
 class VaultUnavailable(VaultError):
     """The file cannot be read or written right now: read-only location, permissions,
     full disk, or another process holding it too long. Nothing was half-written."""

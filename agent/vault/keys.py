@@ -131,6 +131,10 @@ class VaultHeader:
     created_at: float
     pending: KeySlot | None = None  # a key change in progress
     format: int = HEADER_FORMAT
+    # True from the header's first write until the new database is ready: only then may
+    # a missing or empty database file be (re)created. Once False, a missing database
+    # means it was lost, never that it is yet to be made.
+    creating: bool = False
 
     @property
     def mode(self) -> KeyMode:
@@ -143,7 +147,7 @@ class VaultHeader:
             "created_at": self.created_at,
             "current": self.current.to_json(),
             "pending": self.pending.to_json() if self.pending else None,
-        }
+        } | ({"creating": True} if self.creating else {})
 
     @classmethod
     def from_json(cls, data: dict) -> VaultHeader:
@@ -155,6 +159,7 @@ class VaultHeader:
             created_at=float(data["created_at"]),
             pending=KeySlot.from_json(data["pending"]) if data.get("pending") else None,
             format=int(data["format"]),
+            creating=bool(data.get("creating", False)),
         )
 
 
