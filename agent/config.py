@@ -155,7 +155,7 @@ class HotkeySettings:
 @dataclass
 class VaultSettings:
     retention_days: int = 0  # 0 keeps everything
-    auto_lock_minutes: int = 0  # 0 never locks by itself
+    auto_lock_minutes: int = 15  # locks (and the windows hide real values) after this idle time; 0 never
 
 
 @dataclass

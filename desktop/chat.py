@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStackedWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -278,6 +279,7 @@ class ChatWindow(QMainWindow):
         self.reply: Any = None  # SendStream on its way
         self.sending = False
         self.last_error = ""
+        self._restore_after_unlock: tuple[str | None, str] = (None, "")  # while locked
         self._hide_on_close = True
         self.setWindowTitle("Veil")
         self.setWindowIcon(icons.icon())
@@ -434,7 +436,12 @@ class ChatWindow(QMainWindow):
         splitter.addWidget(right)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([240, 860])
-        self.setCentralWidget(splitter)
+        # The chat, or (vault locked) a page that shows no real value at all.
+        self.pages = QStackedWidget()
+        self.pages.addWidget(splitter)
+        self.locked_page = self._build_locked_page()
+        self.pages.addWidget(self.locked_page)
+        self.setCentralWidget(self.pages)
 
         self.preview_timer = QTimer(self)
         self.preview_timer.setSingleShot(True)
@@ -449,6 +456,33 @@ class ChatWindow(QMainWindow):
         QWidget.setTabOrder(self.provider_combo, self.model_combo)
         QWidget.setTabOrder(self.model_combo, self.new_button)
         QWidget.setTabOrder(self.new_button, self.conversation_list)
+
+    def _build_locked_page(self) -> QWidget:
+        page = QWidget()
+        page.setObjectName("locked-page")
+        layout = QVBoxLayout(page)
+        layout.addStretch(1)
+        picture = QLabel()
+        picture.setPixmap(icons.icon("veil-locked").pixmap(72, 72))
+        picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(picture)
+        title = QLabel("<p style='font-size:15pt'>The vault is locked</p>")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(title)
+        note = QLabel("Conversations, drafts and real values are hidden until you unlock it.")
+        note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        note.setEnabled(False)
+        layout.addWidget(note)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.unlock_button = QPushButton("Unlock…")
+        self.unlock_button.setObjectName("unlock")
+        self.unlock_button.clicked.connect(lambda: self.host.ensure_vault(lambda: None))
+        row.addWidget(self.unlock_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        layout.addStretch(2)
+        return page
 
     def _shortcuts(self) -> None:
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
@@ -491,6 +525,7 @@ class ChatWindow(QMainWindow):
             event.ignore()
             self.hide()
         else:
+            self.preview_timer.stop()  # the app is closing: no more work for its workers
             super().closeEvent(event)
 
     # -- status --------------------------------------------------------------------------------------------
@@ -506,7 +541,12 @@ class ChatWindow(QMainWindow):
 
     def _vault_changed(self) -> None:
         phase = self.state.vault_phase
-        if phase in (VaultPhase.LOCKED, VaultPhase.NEEDS_PASSPHRASE):
+        locked = phase in (VaultPhase.LOCKED, VaultPhase.NEEDS_PASSPHRASE)
+        if locked and not self.locked_view:
+            self._hide_for_lock()
+        elif phase == VaultPhase.OPEN and self.locked_view:
+            self._show_after_unlock()
+        if locked:
             self.info_banner.show_message("The vault is locked: conversations cannot be opened or saved.",
                                           "Unlock…", lambda: self.host.ensure_vault(self.refresh_conversations))
         elif phase == VaultPhase.FAILED:
@@ -517,6 +557,48 @@ class ChatWindow(QMainWindow):
     def show_info(self, text: str) -> None:
         self.info_banner.show_message(text)
 
+    # -- locked: nothing real on screen ----------------------------------------------------------------
+    @property
+    def locked_view(self) -> bool:
+        return self.pages.currentWidget() is self.locked_page
+
+    def _hide_for_lock(self) -> None:
+        """Clear (not just cover) everything that shows real values: the transcript, the
+        list's titles, the draft and its preview, the window title. What is needed to
+        bring it back stays in memory: the conversation's id and the draft."""
+        if self.reply is not None:
+            self.reply.cancel()  # kept as cancelled in the vault; Retry sends it again
+        self._restore_after_unlock = (self.conversation.id if self.conversation_stored and self.conversation else None,
+                                      self.composer.toPlainText())
+        self.pages.setCurrentWidget(self.locked_page)
+        self.preview_timer.stop()
+        self._preview_seq += 1
+        self._clear_transcript()
+        self.conversation_list.clear()
+        self.composer.blockSignals(True)
+        self.composer.clear()
+        self.composer.blockSignals(False)
+        self.preview.clear_content()
+        self.last_draft = None
+        for label in (self.risk_label, self.preview_status, self.warning_label):
+            label.clear()
+        self.risk_label.setToolTip("")
+        self.error_banner.hide()
+        self.error_banner.label.clear()
+        self.setWindowTitle("Veil — locked")
+
+    def _show_after_unlock(self) -> None:
+        conversation_id, draft = self._restore_after_unlock
+        self._restore_after_unlock = (None, "")
+        self.pages.setCurrentIndex(0)
+        self.setWindowTitle("Veil")
+        if conversation_id is not None:
+            self.open_conversation(conversation_id)
+        else:
+            self.new_conversation()
+        self.composer.setPlainText(draft)
+        self.refresh_conversations()
+
     # -- conversations ------------------------------------------------------------------------------------
     def refresh_conversations(self) -> None:
         if not self.state.vault_is_open():
@@ -525,6 +607,8 @@ class ChatWindow(QMainWindow):
         self.background.submit(store.list_conversations, self._show_conversations, self._vault_error)
 
     def _show_conversations(self, summaries) -> None:
+        if self.locked_view:
+            return  # listed before the lock: not shown now
         current = self.conversation.id if self.conversation else None
         self.conversation_list.clear()
         for summary in summaries:
@@ -555,7 +639,8 @@ class ChatWindow(QMainWindow):
         self._clear_transcript()
         self.conversation_list.clearSelection()
         self.last_draft = None
-        self.setWindowTitle("Veil — new conversation")
+        if not self.locked_view:
+            self.setWindowTitle("Veil — new conversation")
         self._composer_changed()
         self.composer.setFocus()
 
@@ -585,6 +670,8 @@ class ChatWindow(QMainWindow):
         self.background.submit(load, self._show_conversation, self._vault_error)
 
     def _show_conversation(self, loaded) -> None:
+        if self.locked_view:
+            return
         conversation, messages, restored = loaded
         self.conversation = conversation
         self.conversation_stored = True
@@ -732,6 +819,8 @@ class ChatWindow(QMainWindow):
         self.background.submit(lambda: engine.dry_run(text, conversation), done, failed)
 
     def show_preview(self, draft: DryRun, text: str) -> None:
+        if self.locked_view:
+            return
         self.last_draft = draft
         self._draft_text = text
         result = draft.result
@@ -857,6 +946,8 @@ class ChatWindow(QMainWindow):
         self.background.thread(run, "veil-answer")
 
     def _chunks(self, view: MessageView, chunks) -> None:
+        if self.locked_view:
+            return  # the answer is cancelled and stored; it comes back with the conversation
         if view.note.isVisible() and view.message is not None:
             view.set_state(view.message)  # a "retrying" note is over once text arrives
         view.append_answer(chunks)
@@ -870,12 +961,14 @@ class ChatWindow(QMainWindow):
     def _stream_ended(self, reply, view: MessageView, exc: BaseException | None) -> None:
         from agent.providers import Cancelled
 
-        # Pieces still queued in the pipe were posted before this call: already shown.
-        view.finish_answer()
         self.reply = None
         self.sending = False
         self._set_sending(False)
         self.preview_status.setText("")
+        if self.locked_view:
+            return  # the transcript was cleared by the lock; the vault has the message
+        # Pieces still queued in the pipe were posted before this call: already shown.
+        view.finish_answer()
         message = reply.message
         if exc is None:
             note = ""

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from agent.config import Settings, save_settings
 from desktop.tasks import Background
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from agent.engine.host import EngineHost
 
 log = logging.getLogger("veil.desktop")
+
+LOCK_WATCH_MS = 1000
 
 
 class VaultPhase:
@@ -79,6 +81,12 @@ class AppState(QObject):
         self.vault_creating = False  # no vault file yet: a new passphrase is asked twice
         self.paused = False
         self._vault_waiters: list[Callable[[], None]] = []
+        # The vault locks itself when idle (its own thread): look every second, so the
+        # windows hide real values at once rather than at the next vault call.
+        self._lock_watch = QTimer(self)
+        self._lock_watch.setInterval(LOCK_WATCH_MS)
+        self._lock_watch.timeout.connect(self._check_idle_lock)
+        self._lock_watch.start()
         self.background.submit(lambda: _apply_model_release(settings))  # off the start-up path (~50 ms import)
 
     # -- engine ----------------------------------------------------------------------------------
@@ -167,6 +175,10 @@ class AppState(QObject):
         if self.vault_phase == VaultPhase.OPEN:
             self.vault_phase = VaultPhase.LOCKED
             self.vault_changed.emit()
+
+    def _check_idle_lock(self) -> None:
+        if self.vault_phase == VaultPhase.OPEN and self.store is not None and self.store.locked:
+            self.note_vault_locked()
 
     def cancel_vault_waiters(self) -> None:
         self._vault_waiters.clear()

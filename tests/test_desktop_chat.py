@@ -398,3 +398,79 @@ def test_a_stream_cut_mid_answer_keeps_the_part_that_arrived(qtbot, veil, fake_o
     assert not text.startswith("No answer") and "broke off" in text and "kept" in text
     assert banner_buttons(chat)[0] == "Retry"
     assert veil.state.store.list_messages(chat.conversation.id)[-1].state is MessageState.FAILED
+
+
+# -- locked: nothing real on screen ------------------------------------------------------------------
+REAL_VALUES = ("Sarah Mitchell", "Mitchell", "DE89 3704 0044 0532 0130 00", "DE89370400440532013000")
+
+
+def every_text(window) -> str:
+    """All the text a person or a screen reader can get from the window: widget texts,
+    list and combo items, tooltips, accessible names and values, the title."""
+    from PySide6.QtGui import QAccessible
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit, QListWidget, QPlainTextEdit, QTextEdit
+    from PySide6.QtWidgets import QWidget as Widget
+
+    texts = [window.windowTitle()]
+    for widget in [window, *window.findChildren(Widget)]:
+        texts += [widget.toolTip(), widget.accessibleName(), widget.accessibleDescription(), widget.windowTitle()]
+        if isinstance(widget, (QLabel, QAbstractButton, QLineEdit)):
+            texts.append(widget.text())
+        elif isinstance(widget, (QTextEdit, QPlainTextEdit)):
+            texts.append(widget.toPlainText())
+        elif isinstance(widget, QListWidget):
+            texts += [widget.item(i).text() + " " + widget.item(i).toolTip() for i in range(widget.count())]
+        elif isinstance(widget, QComboBox):
+            texts += [widget.itemText(i) for i in range(widget.count())]
+
+    def walk(interface, depth=0):
+        if interface is None or depth > 40:
+            return
+        for kind in (QAccessible.Text.Name, QAccessible.Text.Value, QAccessible.Text.Description):
+            texts.append(interface.text(kind))
+        for i in range(interface.childCount()):
+            walk(interface.child(i), depth + 1)
+
+    walk(QAccessible.queryAccessibleInterface(window))
+    return "\n".join(t for t in texts if t)
+
+
+def test_locking_hides_every_real_value_and_unlocking_brings_the_conversation_back(qtbot, veil, fake_openai):
+    """Issue 15.6: after Lock, real names and an IBAN stayed on screen."""
+    from desktop.state import VaultPhase
+
+    chat = veil.chat
+    prompt = "Pay Sarah Mitchell from IBAN DE89 3704 0044 0532 0130 00 today."
+    type_and_preview(qtbot, chat, prompt)
+    chat.send()
+    wait_answer(qtbot, chat)
+    qtbot.waitUntil(lambda: chat.conversation_list.count() == 1, timeout=5000)
+    chat.composer.setPlainText("And thank Sarah Mitchell.")  # a draft being typed
+    conversation_id = chat.conversation.id
+    shown = every_text(chat)
+    assert all(value in shown for value in ("Sarah Mitchell", "DE89 3704 0044 0532 0130 00"))  # the check can fail
+    veil.state.lock_vault()
+    qtbot.waitUntil(lambda: veil.state.vault_phase == VaultPhase.LOCKED and chat.locked_view, timeout=5000)
+    qtbot.wait(200)  # late callbacks (list refresh, preview) must not fill it again
+    shown = every_text(chat)
+    assert not [value for value in REAL_VALUES if value in shown], shown
+    assert "The vault is locked" in shown and chat.windowTitle() == "Veil — locked"
+    assert chat.unlock_button.isVisible()
+    # Unlock (the passphrase comes from VEIL_PASSPHRASE here): everything is back.
+    chat.unlock_button.click()
+    qtbot.waitUntil(lambda: veil.state.vault_is_open() and not chat.locked_view, timeout=15000)
+    qtbot.waitUntil(lambda: chat.conversation is not None and chat.conversation.id == conversation_id
+                    and len(chat.views) == 2 and chat.conversation_list.count() == 1, timeout=10000)
+    assert "Sarah Mitchell" in chat.views[0].body.text()
+    assert chat.composer.toPlainText() == "And thank Sarah Mitchell."
+
+
+def test_an_idle_lock_hides_the_window_too_and_auto_lock_is_on_by_default(qtbot, veil, fake_openai):
+    from agent.config import default_settings
+
+    assert default_settings().vault.auto_lock_minutes == 15
+    chat = veil.chat
+    type_and_preview(qtbot, chat, "Call Sarah Mitchell tomorrow.")
+    veil.state.store.lock("idle")  # what the vault's idle watcher does, in its own thread
+    qtbot.waitUntil(lambda: chat.locked_view, timeout=5000)
+    assert "Sarah Mitchell" not in every_text(chat)
