@@ -26,7 +26,7 @@ def _vault_at(vault_path, version: int):
 
 
 def _v1_rows(conn) -> None:
-    conn.execute("INSERT INTO conversations VALUES ('c1', 12345, 'old title', 1000.0, 2000.0)")
+    conn.execute("INSERT INTO conversations (id, seed, title, created_at, updated_at) VALUES ('c1', 12345, 'old title', 1000.0, 2000.0)")
     conn.execute(
         "INSERT INTO messages (conversation_id, typed, sent, received, shown, state, provider, model, error, "
         "created_at) VALUES ('c1', 'Hi Anjali', 'Hi Priya', 'Hello Priya', 'Hello Anjali', 'answered', "
@@ -176,3 +176,20 @@ def test_v3_maps_with_racing_duplicates_migrate_without_losing_a_row(vault_path)
         conv.add_entry(MapEntry("+1 212-720-3304", "[PHONE_2]", Label.PHONE, Action.LABEL))
         store.save_conversation(conv)
         assert store.load_conversation("c1").lookup_stand_in("[PHONE_2]").real == "+1 212-720-3304"
+
+
+def test_v4_conversations_get_their_origin(vault_path):
+    conn = _vault_at(vault_path, 4)
+    for conversation_id in ("abc123", "clipboard-2026-11-24", "px-0f3a", "files-contracts"):
+        conn.execute("INSERT INTO conversations VALUES (?, 1, 't', 1000.0, 2000.0)", (conversation_id,))
+    conn.close()
+    with VaultStore(vault_path, passphrase=PASS) as store:
+        origins = {s.id: s.origin for s in store.list_conversations()}
+        assert origins == {"abc123": "chat", "clipboard-2026-11-24": "clipboard", "px-0f3a": "proxy",
+                           "files-contracts": "files"}
+        store.create_conversation("from veil sanitize", conversation_id="cli-1", origin="cli")
+        store.set_conversation_origin("clipboard-2026-11-24", "chat")  # opened in the chat list
+        origins = {s.id: s.origin for s in store.list_conversations()}
+        assert origins["cli-1"] == "cli" and origins["clipboard-2026-11-24"] == "chat"
+        with pytest.raises(ValueError, match="origin"):
+            store.create_conversation(origin="somewhere")

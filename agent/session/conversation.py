@@ -82,6 +82,13 @@ class ConversationSummary:
     created_at: float
     updated_at: float
     message_count: int = 0
+    origin: str = "chat"  # see ORIGINS
+
+
+# Where a conversation was started. The chat list shows "chat" ones; the others (a `veil`
+# command, the clipboard, the local proxy, `veil files`) only when the user opens them,
+# which makes them "chat" (set_conversation_origin).
+ORIGINS = ("chat", "cli", "clipboard", "proxy", "files")
 
 
 class ConversationNotFound(KeyError):
@@ -268,7 +275,13 @@ class Conversation:
 class ConversationStore(Protocol):
     """Where conversations live. MemoryStore here; the encrypted vault implements the same."""
 
-    def create_conversation(self, title: str = "", conversation_id: str | None = None) -> Conversation: ...
+    def create_conversation(
+        self, title: str = "", conversation_id: str | None = None, origin: str = "chat"
+    ) -> Conversation: ...
+
+    def set_conversation_origin(self, conversation_id: str, origin: str) -> None:
+        """E.g. "chat" when the user opens a CLI or clipboard conversation in the chat list."""
+        ...
 
     def load_conversation(self, conversation_id: str) -> Conversation:
         """Raises ConversationNotFound."""
@@ -307,9 +320,13 @@ class MemoryStore:
         self._conversations: dict[str, Conversation] = {}
         self._updated: dict[str, float] = {}
         self._messages: dict[str, list[Message]] = {}
+        self._origins: dict[str, str] = {}
         self._next_message_id = 1
 
-    def create_conversation(self, title: str = "", conversation_id: str | None = None) -> Conversation:
+    def create_conversation(
+        self, title: str = "", conversation_id: str | None = None, origin: str = "chat"
+    ) -> Conversation:
+        _check_origin(origin)
         with self._lock:
             if conversation_id is not None and conversation_id in self._conversations:
                 raise ValueError(f"conversation {conversation_id!r} already exists")
@@ -317,7 +334,14 @@ class MemoryStore:
             self._conversations[conversation.id] = conversation
             self._updated[conversation.id] = conversation.created_at
             self._messages[conversation.id] = []
+            self._origins[conversation.id] = origin
             return conversation
+
+    def set_conversation_origin(self, conversation_id: str, origin: str) -> None:
+        _check_origin(origin)
+        with self._lock:
+            self.load_conversation(conversation_id)
+            self._origins[conversation_id] = origin
 
     def load_conversation(self, conversation_id: str) -> Conversation:
         with self._lock:
@@ -342,7 +366,8 @@ class MemoryStore:
             return sorted(
                 (
                     ConversationSummary(
-                        c.id, c.title, c.created_at, self._updated[c.id], len(self._messages[c.id])
+                        c.id, c.title, c.created_at, self._updated[c.id], len(self._messages[c.id]),
+                        self._origins.get(c.id, "chat"),
                     )
                     for c in self._conversations.values()
                 ),
@@ -359,6 +384,7 @@ class MemoryStore:
             del self._conversations[conversation_id]
             del self._messages[conversation_id]
             del self._updated[conversation_id]
+            self._origins.pop(conversation_id, None)
 
     def add_message(self, message: Message) -> Message:
         with self._lock:
@@ -383,6 +409,11 @@ class MemoryStore:
             self.load_conversation(conversation_id)
             return list(self._messages[conversation_id])
 
+
+
+def _check_origin(origin: str) -> None:
+    if origin not in ORIGINS:
+        raise ValueError(f"unknown conversation origin {origin!r}; expected one of {', '.join(ORIGINS)}")
 
 
 Rendered = TypeVar("Rendered")

@@ -128,6 +128,18 @@ MIGRATIONS: tuple[Migration, ...] = (
                 BEGIN SELECT RAISE(ABORT, 'this stand-in already stands for another value'); END""",
         ),
     ),
+    Migration(
+        5,
+        "where each conversation was started (chat, cli, clipboard, proxy, files)",
+        (
+            "ALTER TABLE conversations ADD COLUMN origin TEXT NOT NULL DEFAULT 'chat'",
+            # Older conversations of the clipboard, the proxy and veil files by their ids;
+            # those of veil commands cannot be told from chats and stay visible.
+            "UPDATE conversations SET origin = 'clipboard' WHERE id LIKE 'clipboard-%'",
+            "UPDATE conversations SET origin = 'proxy' WHERE id LIKE 'px-%'",
+            "UPDATE conversations SET origin = 'files' WHERE id LIKE 'files-%'",
+        ),
+    ),
 )
 
 CURRENT_VERSION = MIGRATIONS[-1].version

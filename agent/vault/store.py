@@ -29,6 +29,7 @@ from typing import Any
 
 from agent.entities import Action, Label
 from agent.session.conversation import (
+    ORIGINS,
     Conversation,
     ConversationNotFound,
     ConversationSummary,
@@ -604,16 +605,28 @@ class VaultStore:
 
     # -- ConversationStore ------------------------------------------------------------------
 
-    def create_conversation(self, title: str = "", conversation_id: str | None = None) -> Conversation:
+    def create_conversation(
+        self, title: str = "", conversation_id: str | None = None, origin: str = "chat"
+    ) -> Conversation:
+        """origin: where it was started (agent.session.conversation.ORIGINS)."""
+        if origin not in ORIGINS:
+            raise ValueError(f"unknown conversation origin {origin!r}; expected one of {', '.join(ORIGINS)}")
         conversation = Conversation(conversation_id, title=title)
         with self._write() as conn:
             if _exists(conn, conversation.id):
                 raise ValueError(f"conversation {conversation.id!r} already exists")
             conn.execute(
-                "INSERT INTO conversations (id, seed, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-                (conversation.id, conversation.seed, title, conversation.created_at, conversation.created_at),
+                "INSERT INTO conversations (id, seed, title, created_at, updated_at, origin) VALUES (?, ?, ?, ?, ?, ?)",
+                (conversation.id, conversation.seed, title, conversation.created_at, conversation.created_at, origin),
             )
         return conversation
+
+    def set_conversation_origin(self, conversation_id: str, origin: str) -> None:
+        if origin not in ORIGINS:
+            raise ValueError(f"unknown conversation origin {origin!r}; expected one of {', '.join(ORIGINS)}")
+        with self._write() as conn:
+            if conn.execute("UPDATE conversations SET origin = ? WHERE id = ?", (origin, conversation_id)).rowcount == 0:
+                raise ConversationNotFound(conversation_id)
 
     def load_conversation(self, conversation_id: str) -> Conversation:
         """A fresh Conversation from the file (so it includes what other threads and
@@ -696,7 +709,7 @@ class VaultStore:
         with self._read() as conn:
             rows = conn.execute(
                 "SELECT c.id, c.title, c.created_at, c.updated_at, "
-                "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) "
+                "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id), c.origin "
                 "FROM conversations c ORDER BY c.updated_at DESC, c.rowid DESC"
             ).fetchall()
         return [ConversationSummary(*row) for row in rows]
