@@ -20,7 +20,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "puts the real values back into the answer, tool-call arguments included. Point any OpenAI "
         "client at the printed URL and use the printed token as its API key. The upstream is chosen "
         "like for `veil send`. Requests of one chat share stand-ins: the conversation comes from the "
-        "X-Veil-Conversation header, else from the chat's first messages.",
+        "X-Veil-Conversation header, else from the chat's opening and first answer.",
     )
     _provider_options(p)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -30,6 +30,9 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     p.add_argument("--new-token", action="store_true", help="make a new token (the old one stops working)")
     p.add_argument("--allow-remote", action="store_true",
                    help="allow listening on a non-loopback address (other machines; the token is still required)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a host name clients may reach the proxy by, besides its address and localhost "
+                        "(with --allow-remote; requests naming any other host get 403: DNS rebinding)")
     p.add_argument("--access-log", action="store_true", help="log each request line (paths only, no content)")
     p.add_argument("--unknown-fields", choices=("sanitize", "refuse"),
                    help="request fields Veil does not know: sanitize every string in them, or refuse the request "
@@ -83,7 +86,8 @@ def run_serve(args: argparse.Namespace) -> int:
         server = ProxyServer(build_engine(), store, provider, host=args.host, port=port, token=token,
                              allow_remote=args.allow_remote, params=params,
                              access_log=args.access_log, default_conversation=args.conversation,
-                             unknown_fields=args.unknown_fields or settings.server.unknown_fields)
+                             unknown_fields=args.unknown_fields or settings.server.unknown_fields,
+                             extra_hosts=tuple(args.allow_host))
         server.proxy.engine.warm_up()  # the first request should not wait for spaCy
         model = provider.config.model or "the model each client asks for"
         # uvicorn stops gracefully on SIGINT/SIGTERM, then raises the signal again: both end here.

@@ -3,18 +3,20 @@
     POST /v1/chat/completions   stream true (server-sent events, `data: [DONE]`) or false
     GET  /v1/models             the configured upstream model, then the upstream's list
 
-Every request needs `Authorization: Bearer <token>`. Engine, vault and upstream calls
-block, so they run in worker threads; the event loop only moves bytes.
+Every request needs `Authorization: Bearer <token>` and a `Host` (and `Origin`, when a
+browser sends one) that names this server. Engine, vault and upstream calls block, so
+they run in worker threads; the event loop only moves bytes.
 """
 
 from __future__ import annotations
 
 import hmac
-import json
+import ipaddress
 import logging
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio
 from starlette.applications import Starlette
@@ -27,7 +29,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from agent.serve.conversations import CONVERSATION_HEADER
 from agent.serve.errors import wire_error_for
 from agent.serve.proxy import ANSWER_COMPLETE, Exchange, PrivacyProxy
-from agent.serve.wire import SSE_DONE, WireError, error_body, parse_chat_request, sse_event
+from agent.serve.wire import (
+    SSE_DONE,
+    WireError,
+    decode_body,
+    error_body,
+    parse_chat_request,
+    sse_event,
+)
 
 log = logging.getLogger("veil.serve")
 
@@ -61,7 +70,83 @@ class TokenGate:
         await self.app(scope, receive, send)
 
 
-def build_app(proxy: PrivacyProxy, token: str) -> ASGIApp:
+class HostGate:
+    """ASGI middleware against DNS rebinding: a web page on an attacker's domain that
+    resolves to 127.0.0.1 reaches this port with its own name in `Host`; browsers also
+    send `Origin`. Only the names of the bound address (and the loopback names, and any
+    `extra_hosts`), with the bound port, are answered; anything else gets 403 before the
+    token is even looked at. The port is set once the socket is bound (`bind`)."""
+
+    def __init__(self, app: ASGIApp, host: str, extra_hosts: tuple[str, ...] = ()):
+        self.app = app
+        self.host = host.strip("[]").lower()
+        self.extra = {h.strip("[]").lower() for h in extra_hosts}
+        self.port: int | None = None
+
+    def bind(self, port: int) -> None:
+        self.port = port
+
+    def allows(self, authority: str) -> bool:
+        """True for `name[:port]` naming this server."""
+        name, port = _split_authority(authority)
+        if name is None or self.port is None or (port if port is not None else 80) != self.port:
+            return False
+        if name in self.extra or name == self.host or name == "localhost":
+            return True
+        try:
+            address = ipaddress.ip_address(name)
+        except ValueError:
+            return False  # a DNS name that is not ours: the rebinding case
+        if address.is_loopback:
+            return True
+        return self.host in ("0.0.0.0", "::")  # bound to every address: any address literal
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = dict(scope.get("headers") or [])
+            host = headers.get(b"host", b"").decode("latin-1")
+            origin = headers.get(b"origin")
+            refused = None
+            if not self.allows(host):
+                said = (f"the Veil proxy answers requests for {self.host}:{self.port} only, not for Host "
+                        f"{host[:100]!r} (a web page on another domain must not reach it)")
+                refused = (said, "forbidden_host")
+            elif origin is not None and not self._origin_allowed(origin.decode("latin-1")):
+                said = f"the Veil proxy does not answer web pages of other origins ({origin.decode('latin-1')[:100]!r})"
+                refused = (said, "forbidden_origin")
+            if refused is not None:
+                body = error_body(refused[0], type="invalid_request_error", code=refused[1])
+                await JSONResponse(body, status_code=403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def _origin_allowed(self, origin: str) -> bool:
+        parts = urlsplit(origin)
+        return parts.scheme == "http" and not parts.path and self.allows(parts.netloc)
+
+
+def _split_authority(authority: str) -> tuple[str | None, int | None]:
+    """("name", port) of a Host header value; (None, None) when it is not one."""
+    authority = authority.strip().lower()
+    if not authority or any(c in authority for c in "/?#@ \t"):
+        return None, None
+    if authority.startswith("["):
+        end = authority.find("]")
+        if end < 0:
+            return None, None
+        name, rest = authority[1:end], authority[end + 1 :]
+    else:
+        name, colon, port_text = authority.partition(":")
+        rest = colon + port_text
+    if not rest:
+        return name, None
+    if not rest.startswith(":") or not rest[1:].isdigit() or len(rest) > 6:
+        return None, None
+    return name, int(rest[1:])
+
+
+def build_app(proxy: PrivacyProxy, token: str, *, host: str = "127.0.0.1",
+              extra_hosts: tuple[str, ...] = ()) -> HostGate:
     engine_limiter = anyio.CapacityLimiter(ENGINE_THREADS)
     waiting_limiter = anyio.CapacityLimiter(WAITING_THREADS)
 
@@ -112,7 +197,7 @@ def build_app(proxy: PrivacyProxy, token: str) -> ASGIApp:
         ],
         exception_handlers={HTTPException: on_http_error},
     )
-    return TokenGate(app, token)
+    return HostGate(TokenGate(app, token), host, extra_hosts)
 
 
 def _answering_errors(endpoint):
@@ -144,10 +229,7 @@ async def _read_json(request: Request) -> Any:
         body += part
         if len(body) > MAX_BODY_BYTES:
             raise WireError(413, f"request body over {MAX_BODY_BYTES // (1024 * 1024)} MB", code="request_too_large")
-    try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise WireError(400, "the request body is not valid JSON") from None
+    return decode_body(bytes(body))
 
 
 _END = object()

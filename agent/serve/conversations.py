@@ -1,25 +1,19 @@
-"""Which conversation a proxied request belongs to, and its messages sanitized with that
+"""Which conversation a proxied request belongs to, and the request sanitized with that
 conversation's map.
 
 A client names its conversation with the `X-Veil-Conversation` header; otherwise it is
-derived from the start of the message history (system prompt + first user message),
-which an OpenAI client repeats with every turn. The derived id is an HMAC with a key
-kept in the vault, so an id seen somewhere (a log, a header) does not reveal or confirm
-what the conversation began with.
+found from the chat's opening and first answer (agent.serve.threads).
 
 Earlier turns come back from the client with real values (it got restored text), so
 each request is sanitized whole (every field, see agent.serve.fields) with the
-conversation's map: the same stand-ins as before. Texts already sent once are not sanitized again: a memo gives back exactly what
-was sent (and for earlier answers, what the upstream wrote), so the upstream sees the
+conversation's map: the same stand-ins as before. Texts already sent once are not
+sanitized again: a memo gives back exactly what was sent (and for earlier answers, what the upstream wrote), so the upstream sees the
 same history every turn.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
-import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -27,12 +21,11 @@ from typing import Any
 
 from agent.engine.interface import PrivacyEngine
 from agent.serve.fields import RequestWalker, UnknownFields
-from agent.serve.wire import WireError, message_text
+from agent.serve.threads import ChatOpening, ChatThreads
+from agent.serve.wire import WireError
 from agent.session.conversation import Conversation, ConversationNotFound, MessageState
 
 CONVERSATION_HEADER = "X-Veil-Conversation"
-CONVERSATION_KEY_SETTING = "serve.conversation_key"
-DERIVED_PREFIX = "px-"
 _VALID_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 
 
@@ -73,35 +66,19 @@ class ConversationBook:
         self.memo_size = memo_size
         self._slots: OrderedDict[str, ConversationSlot] = OrderedDict()
         self._lock = threading.Lock()
-        self._key: bytes | None = None
+        self.threads = ChatThreads(store)
 
     # -- identity ---------------------------------------------------------------------------------
-    def conversation_id(self, header: str | None, messages: Sequence[dict[str, Any]]) -> str:
+    def conversation_id(self, header: str | None, messages: Sequence[dict[str, Any]]) -> tuple[str, ChatOpening | None]:
+        """(the conversation id, and for a chat's first request its opening, under which
+        its first answer is to be recorded: `threads.record`/`save`)."""
         if header is not None and header.strip():
             header = header.strip()
             if not _VALID_ID.fullmatch(header):
                 raise WireError(400, f"{CONVERSATION_HEADER} must be 1-64 characters: letters, digits, '.', '_', ':', '-'",
                                 param=CONVERSATION_HEADER)
-            return header
-        opening = []
-        for message in messages:
-            opening.append(f"{message['role']}\x00{message_text(message)}")
-            if message["role"] == "user":
-                break
-        digest = hmac.new(self._conversation_key(), "\x1e".join(opening).encode(), hashlib.sha256).hexdigest()
-        return DERIVED_PREFIX + digest[:24]
-
-    def _conversation_key(self) -> bytes:
-        with self._lock:
-            if self._key is None:
-                get, put = getattr(self.store, "get_setting", None), getattr(self.store, "set_setting", None)
-                stored = get(CONVERSATION_KEY_SETTING) if get else None
-                if not isinstance(stored, str):
-                    stored = secrets.token_hex(32)
-                    if put:
-                        put(CONVERSATION_KEY_SETTING, stored)
-                self._key = bytes.fromhex(stored)
-            return self._key
+            return header, None
+        return self.threads.conversation_for(messages)
 
     # -- slots ----------------------------------------------------------------------------------------
     def slot(self, conversation_id: str) -> ConversationSlot:

@@ -24,8 +24,9 @@ from agent.providers.base import CancelToken
 from agent.serve.conversations import ConversationBook, ConversationSlot
 from agent.serve.fields import UNKNOWN_FIELD_POLICIES, UnknownFields, field_listing
 from agent.serve.restoring import ChunkRestorer, completion_texts, restore_completion
+from agent.serve.threads import ChatOpening
 from agent.serve.upstream import Upstream
-from agent.serve.wire import ChatRequest, message_text
+from agent.serve.wire import ChatRequest, iter_choices, message_text
 from agent.session.conversation import Message, MessageState, render_and_store
 from agent.session.sender import _state_for, _title_for
 
@@ -62,8 +63,8 @@ class PrivacyProxy:
         audit entry). Raises WireError, agent.engine.core.InputRejected, vault errors; nothing
         has been sent when it raises."""
         self.upstream.check(request)
-        conversation_id = self.conversations.conversation_id(conversation_header or self.default_conversation,
-                                                             request.messages)
+        conversation_id, opening = self.conversations.conversation_id(conversation_header or self.default_conversation,
+                                                                      request.messages)
         slot = self.conversations.slot(conversation_id)
         model = self.upstream.model_for(request)
         with slot.lock:
@@ -96,7 +97,7 @@ class PrivacyProxy:
             # entries meanwhile: what is forwarded always restores from the vault.
             _sanitized, outgoing = render_and_store(self.store, conversation, render, store)
         audit_id = self._audit(conversation.id, message, field_listing(outgoing))
-        return Exchange(self, slot, request, outgoing, message, audit_id)
+        return Exchange(self, slot, request, outgoing, message, audit_id, opening)
 
     def models(self) -> list[str]:
         """The configured model first, then what the upstream offers (cached a while)."""
@@ -157,7 +158,8 @@ class Exchange:
     """One request on its way: `chunks()` (streaming) or `completion()`, once."""
 
     def __init__(self, proxy: PrivacyProxy, slot: ConversationSlot, request: ChatRequest,
-                 outgoing: dict[str, Any], message: Message, audit_id: int | None):
+                 outgoing: dict[str, Any], message: Message, audit_id: int | None,
+                 opening: ChatOpening | None = None):
         self.proxy = proxy
         self.slot = slot
         self.request = request
@@ -166,6 +168,9 @@ class Exchange:
         self.audit_id = audit_id
         self.cancel_token = CancelToken()
         self.done = False
+        # A chat's first request: its answers identify the chat from then on.
+        self.opening = opening
+        self._threads: list[str] = []
 
     @property
     def conversation_id(self) -> str:
@@ -192,8 +197,10 @@ class Exchange:
             raise
         finally:
             upstream.close()
-        # A client may send its next turn the moment it has [DONE]: the memo is ready first.
+        # A client may send its next turn the moment it has [DONE]: the memo and the chat's
+        # identity are ready first.
         self._remember(restorer.pairs())
+        self._record_answers(restorer.answers())
         try:
             # The client can be told the answer is complete before the vault is updated.
             yield ANSWER_COMPLETE
@@ -207,11 +214,29 @@ class Exchange:
         except BaseException as exc:
             self._end("", "", exc)
             raise
-        self._end(completion_texts(answer), completion_texts(restored), None)
         self._remember(pairs)
+        self._record_answers([c["message"] for c in iter_choices(restored) if isinstance(c.get("message"), dict)])
+        self._end(completion_texts(answer), completion_texts(restored), None)
         return restored
 
+    def _record_answers(self, answers: list[dict[str, Any]]) -> None:
+        """Index the chat by its opening and each answer the client may keep (in memory now;
+        in the vault by _end)."""
+        if self.opening is None:
+            return
+        threads = self.proxy.conversations.threads
+        for answer in answers:
+            digest = threads.digest_for(self.opening, answer)
+            threads.record(digest, self.slot.id)
+            self._threads.append(digest)
+
     def _end(self, received: str, shown: str, error: BaseException | None) -> None:
+        for digest in self._threads:
+            try:
+                self.proxy.conversations.threads.save(digest, self.slot.id)
+            except Exception:
+                log.exception("could not keep the chat's index entry in the vault")
+        self._threads = []
         if not self.done:
             self.done = True
             self.proxy._finish(self, received, shown, error)

@@ -291,6 +291,23 @@ class ChunkRestorer:
             shown.append(f"[tool call {name}] {field.shown}")
         return "\n".join(received), "\n".join(shown)
 
+    def answers(self) -> list[dict[str, Any]]:
+        """Each choice's answer as the client put it together (content and tool calls),
+        in the shape of an assistant message."""
+        messages: dict[int, dict[str, Any]] = {}
+        def order(item) -> tuple[int, int]:
+            (index, path), _ = item
+            return index, path[1] if path[0] == "tool_calls" else -1
+
+        for (index, path), field in sorted(self._fields.items(), key=order):
+            message = messages.setdefault(index, {"role": "assistant", "content": None})
+            if path == ("content",):
+                message["content"] = field.shown
+            elif path[0] == "tool_calls":
+                kind = path[2] if path[2] == "custom" else "function"
+                message.setdefault("tool_calls", []).append({"type": kind, path[2]: {path[3]: field.shown}})
+        return list(messages.values())
+
     def pairs(self) -> list[tuple[str, str]]:
         """(shown, received) of every finished field: how each restored text was sent."""
         return [(field.shown, field.received) for field in self._fields.values() if field.received]

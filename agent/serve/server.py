@@ -118,6 +118,7 @@ class ProxyServer:
         access_log: bool = False,
         default_conversation: str | None = None,
         unknown_fields: str = "sanitize",
+        extra_hosts: tuple[str, ...] = (),
     ):
         if not token or len(token) < MIN_TOKEN_CHARS:
             raise ServeError(f"the proxy needs a token of at least {MIN_TOKEN_CHARS} characters")
@@ -136,7 +137,9 @@ class ProxyServer:
         # "refuse" the request (agent.serve.fields).
         self.proxy = PrivacyProxy(engine, store, self.upstream, default_conversation=default_conversation,
                                   unknown_fields=unknown_fields)
-        self.app = build_app(self.proxy, token)
+        # Requests must name this server in Host (DNS rebinding); extra_hosts adds names
+        # a remote setup is reached by.
+        self.app = build_app(self.proxy, token, host=host, extra_hosts=tuple(extra_hosts))
         self.access_log = access_log
         self.port: int | None = None
         self._server = None
@@ -158,6 +161,7 @@ class ProxyServer:
 
         self._socket = bind_socket(self.host, self.requested_port)
         self.port = self._socket.getsockname()[1]
+        self.app.bind(self.port)
         extra = {"log_config": None} if embedded else {}  # in the app: leave its logging alone
         config = uvicorn.Config(
             self.app,

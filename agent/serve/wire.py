@@ -7,6 +7,8 @@ Kept free of HTTP-server code so the rest of the proxy (and tests) can use it al
 from __future__ import annotations
 
 import json
+import math
+import re
 import secrets
 import time
 from collections.abc import Iterator
@@ -44,6 +46,45 @@ class WireError(Exception):
 
 def error_body(message: str, *, type: str, code: str | None = None, param: str | None = None) -> dict[str, Any]:
     return {"error": {"message": message, "type": type, "param": param, "code": code}}
+
+
+# A \uD800-\uDFFF escape: JSON may carry half a UTF-16 pair, which no UTF-8 text can.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def decode_body(raw: bytes) -> Any:
+    """The request body as JSON, or WireError(400) for anything malformed: not UTF-8, not
+    JSON, NaN or an infinite number, nesting Python cannot parse, half a surrogate pair."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise WireError(400, f"the request body is not UTF-8 text (byte {exc.start})", code="invalid_json") from None
+    try:
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except RecursionError:
+        raise WireError(400, "the request body is nested too deep to read", code="too_deep") from None
+    except ValueError as exc:
+        raise WireError(400, f"the request body is not valid JSON ({exc})", code="invalid_json") from None
+    if _SURROGATE_ESCAPE.search(text):
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise WireError(400, "the request holds half of a UTF-16 surrogate pair (a \\ud800-\\udfff escape "
+                                 "without its other half): that is not text", code="invalid_text") from None
+        except RecursionError:
+            raise WireError(400, "the request body is nested too deep to read", code="too_deep") from None
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range")
+    return value
 
 
 @dataclass

@@ -1,0 +1,152 @@
+"""Which conversation a request belongs to when the client does not say.
+
+A client names its conversation with the `X-Veil-Conversation` header. Most clients do
+not: they send the whole history with every turn. The history's opening (system prompt
++ first user message) is not enough to tell two chats apart: two chats that begin with
+the same words would share one map (the same stand-ins, one chat's memo in the other).
+
+So a chat is identified by its opening *and its first answer*:
+- a request with no assistant turn yet starts a new conversation with a random id
+  (the per-chat nonce);
+- once that request is answered, the pair (opening, first answer as the client received
+  it) is recorded as a keyed hash -> the conversation id: in memory at once (before the
+  client can send its next turn) and in the vault (setting `serve.thread.<hash>`), so it
+  outlives a restart;
+- a later request carries the same opening and first answer (the client sends back what
+  it got), so it finds its conversation; the answer is the nonce the client carries back
+  without knowing it.
+
+Trade-offs: two chats that got the very same first answer to the very same opening
+(a deterministic model, temperature 0) share a conversation; their texts are identical
+up to there, so nothing of one leaks into the other that it did not already have. A
+client that edits or regenerates the first answer, or sends a history the proxy never
+answered (a chat begun elsewhere), starts a new conversation: its history is sanitized
+afresh, consistently within the request, but with new stand-ins. The hash is an HMAC
+with a key kept in the vault, so an index row or an id does not reveal or confirm what
+a chat began with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from agent.serve.wire import message_text
+
+CONVERSATION_KEY_SETTING = "serve.conversation_key"
+THREAD_SETTING_PREFIX = "serve.thread."
+NEW_PREFIX = "px-"
+MEMORY_CAPACITY = 4096
+
+
+@dataclass(frozen=True)
+class ChatOpening:
+    """The opening of a chat that has no answer yet: what its first answer will be
+    recorded with."""
+
+    text: str
+
+
+def new_conversation_id() -> str:
+    return NEW_PREFIX + secrets.token_hex(12)
+
+
+def opening_and_first_answer(messages: Sequence[dict[str, Any]]) -> tuple[str, dict[str, Any] | None]:
+    """The opening (every message up to and including the first user message) as one
+    text, and the first assistant message after it (None when there is none yet)."""
+    parts, answer = [], None
+    rest = iter(messages)
+    for message in rest:
+        parts.append(f"{message['role']}\x00{message_text(message)}")
+        if message["role"] == "user":
+            break
+    for message in rest:
+        if message["role"] == "assistant":
+            answer = message
+            break
+    return "\x1e".join(parts), answer
+
+
+def answer_text(message: dict[str, Any]) -> str:
+    """An assistant message as it identifies a chat: its text and tool-call arguments,
+    whitespace folded (a client may trim what it sends back)."""
+    return " ".join(message_text(message).split())
+
+
+class ChatThreads:
+    """The index (opening, first answer) -> conversation id, kept in memory and in the
+    store's settings (when it has them)."""
+
+    def __init__(self, store):
+        self.store = store
+        self._memory: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+        self._key: bytes | None = None
+
+    def conversation_for(self, messages: Sequence[dict[str, Any]]) -> tuple[str, ChatOpening | None]:
+        """(conversation id, opening to record the first answer under, or None)."""
+        opening, answer = opening_and_first_answer(messages)
+        if answer is None:
+            return new_conversation_id(), ChatOpening(opening)
+        digest = self._digest(opening, answer_text(answer))
+        found = self._find(digest)
+        if found is not None:
+            return found, None
+        # A history this proxy did not answer (or no longer knows): a new conversation,
+        # found again by the same history next turn.
+        conversation_id = new_conversation_id()
+        self.record(digest, conversation_id)
+        self.save(digest, conversation_id)
+        return conversation_id, None
+
+    def digest_for(self, opening: ChatOpening, answer: dict[str, Any]) -> str:
+        return self._digest(opening.text, answer_text(answer))
+
+    def record(self, digest: str, conversation_id: str) -> None:
+        """In memory: the next turn finds it at once."""
+        with self._lock:
+            self._memory[digest] = conversation_id
+            self._memory.move_to_end(digest)
+            while len(self._memory) > MEMORY_CAPACITY:
+                self._memory.popitem(last=False)
+
+    def save(self, digest: str, conversation_id: str) -> None:
+        """In the vault: a restarted proxy finds it too."""
+        put = getattr(self.store, "set_setting", None)
+        if put is not None:
+            put(THREAD_SETTING_PREFIX + digest, conversation_id)
+
+    def _find(self, digest: str) -> str | None:
+        with self._lock:
+            found = self._memory.get(digest)
+            if found is not None:
+                self._memory.move_to_end(digest)
+                return found
+        get = getattr(self.store, "get_setting", None)
+        stored = get(THREAD_SETTING_PREFIX + digest) if get is not None else None
+        if isinstance(stored, str):
+            self.record(digest, stored)
+            return stored
+        return None
+
+    def _digest(self, opening: str, answer: str) -> str:
+        material = f"{opening}\x1d{answer}".encode("utf-8", "surrogatepass")
+        return hmac.new(self._secret(), material, hashlib.sha256).hexdigest()[:32]
+
+    def _secret(self) -> bytes:
+        with self._lock:
+            if self._key is None:
+                get, put = getattr(self.store, "get_setting", None), getattr(self.store, "set_setting", None)
+                stored = get(CONVERSATION_KEY_SETTING) if get else None
+                if not isinstance(stored, str):
+                    stored = secrets.token_hex(32)
+                    if put:
+                        put(CONVERSATION_KEY_SETTING, stored)
+                self._key = bytes.fromhex(stored)
+            return self._key
