@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -126,9 +127,29 @@ def sanitize_files_parallel(
     _refuse_inputs_inside(jobs, out_dir)
     manifest = Manifest(out_dir, project.name)
     tick = _ticker(jobs, progress)
+    context = multiprocessing.get_context("spawn")
+    # One math thread per worker: N workers with N BLAS threads each would fight over the
+    # same cores (measured: each worker several times slower). Children inherit this.
+    saved = {name: os.environ.get(name) for name in _THREAD_VARIABLES}
+    os.environ.update({name: "1" for name in _THREAD_VARIABLES})
+    try:
+        return _run_pool(context, settings, project, store, jobs, reports, out_dir, manifest, tick, workers, spoken,
+                         force, open_store, started)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _run_pool(context, settings, project, store, jobs, reports, out_dir, manifest, tick, workers, spoken, force,
+              open_store, started) -> RunResult:
     pending: dict[int, _Pending] = {}
     futures: dict[Future, int] = {}
-    context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
                              initargs=(settings, project.name, spoken, open_store or _open_default_store)) as pool:
         for index, job in enumerate(jobs):
