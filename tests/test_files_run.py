@@ -144,6 +144,8 @@ def test_project_map_is_shared_by_files_and_runs(store, tmp_path):
     two = (tmp_path / "out1" / "t1.txt").read_text(encoding="utf-8")
     assert one == two and PEOPLE[1] not in one
     assert one.startswith("Agent: hello\nCustomer: I'm ")  # speaker roles kept as structure
+    summary = next(s for s in store.list_conversations() if s.id == "files-shared")
+    assert summary.origin == "files"  # the project's map is not a chat
     other = tmp_path / "other"
     sanitize_files(_sanitizer(store, "another-project"), store, [tmp_path / "in0"], other)
     assert (other / "t0.txt").read_text(encoding="utf-8") != one  # no linkage across projects

@@ -1,8 +1,8 @@
 """A project: one entity map in the vault shared by every file of every run, so "Acme
 Corp" gets the same stand-in in all 200 transcripts, and its policy.
 
-The map is a conversation with the id `files:<name>` (hidden from the chat list where
-the store supports that); the policy is the vault setting `files.project.<name>`.
+The map is a conversation with the id `files-<name>` and origin "files" (hidden from
+the chat list); the policy is the vault setting `files.project.<name>`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from agent.files.policy import ProjectPolicy
 from agent.session.conversation import Conversation, ConversationNotFound, ConversationStore
 
-CONVERSATION_PREFIX = "files:"
+CONVERSATION_PREFIX = "files-"
 _SETTING_PREFIX = "files.project."
 _NAME = re.compile(r"^[\w .\-]{1,80}$")
 
@@ -62,12 +62,8 @@ def open_project(store: ConversationStore, name: str, *, create: bool = True,
 
 
 def _create_hidden(store: ConversationStore, conversation_id: str, title: str) -> Conversation:
-    """A conversation for the project's map that the chat list does not show, where the
-    store can mark it so (an `origin` other than chat)."""
-    try:
-        return store.create_conversation(title=title, conversation_id=conversation_id, origin="files")  # type: ignore[call-arg]
-    except TypeError:
-        return store.create_conversation(title=title, conversation_id=conversation_id)
+    """The project's map: a conversation of origin "files", which the chat list does not show."""
+    return store.create_conversation(title=title, conversation_id=conversation_id, origin="files")
 
 
 # A store without settings (the in-memory store) keeps policies here for the process.
