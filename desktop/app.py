@@ -57,6 +57,7 @@ class VeilApp(QObject):
         self.use_hotkeys = use_hotkeys
         self.chat = None
         self.settings_dialog = None
+        self.files_window = None  # desktop.files_window.FilesWindow, made on first use
         self.unlock_dialog = None
         self.tray: QSystemTrayIcon | None = None
         self.hotkeys = HotkeyBridge()
@@ -140,6 +141,7 @@ class VeilApp(QObject):
         self.action_pause.toggled.connect(self.state.set_paused)
         self.action_lock = QAction("Lock vault", menu, triggered=self._lock_or_unlock)
         self.action_settings = QAction("Settings…", menu, triggered=self.open_settings)
+        self.action_files = QAction("Files…", menu, triggered=self.open_files)
         self.action_proxy = QAction("Local proxy (veil serve)", menu, checkable=True)
         self.action_proxy.toggled.connect(self._toggle_proxy)
         self.action_quit = QAction("Quit", menu, triggered=self.quit)
@@ -152,6 +154,7 @@ class VeilApp(QObject):
         menu.addAction(self.action_pause)
         menu.addAction(self.action_lock)
         menu.addAction(self.action_proxy)
+        menu.addAction(self.action_files)
         menu.addAction(self.action_settings)
         menu.addSeparator()
         menu.addAction(self.action_quit)
@@ -386,6 +389,19 @@ class VeilApp(QObject):
         self.chat.show()
         self.chat.raise_()
         self.chat.activateWindow()
+
+    def open_files(self) -> None:
+        """The Files window (veil files): sanitize files and folders into a project's map."""
+        from desktop.files_window import FilesWindow
+
+        if self._needs_setup():
+            return
+        if self.files_window is None:
+            self.files_window = FilesWindow(self.state.store, self.state.settings)
+        self.files_window.store = self.state.store  # the vault may have been opened since
+        self.files_window.show()
+        self.files_window.raise_()
+        self.files_window.activateWindow()
 
     def open_settings(self) -> None:
         from desktop.settings_dialog import SettingsDialog

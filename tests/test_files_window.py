@@ -9,6 +9,8 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from desktop_support import desktop_env, fake_openai, shared_engine  # noqa: F401,E402  (fixtures)
+
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
 
 
@@ -68,3 +70,17 @@ def test_nothing_to_do_is_said_not_run(qtbot, store):
     locked.add_paths([__import__("pathlib").Path(__file__)])
     locked.out_dir.setText("/tmp/x")
     assert not locked.start() and "vault is not open" in locked.status.text()
+
+
+def test_app_opens_the_files_window_on_the_open_vault(qtbot, desktop_env, shared_engine, fake_openai):
+    from desktop_support import app_settings, start_app, stop_app
+
+    veil = start_app(qtbot, shared_engine, app_settings(fake_openai.base_url), open_chat=False)
+    try:
+        veil.open_files()
+        assert veil.files_window is not None and veil.files_window.isVisible()
+        assert veil.files_window.store is veil.state.store
+    finally:
+        if veil.files_window is not None:
+            veil.files_window.close()
+        stop_app(veil)
