@@ -47,9 +47,19 @@ def _site_packages() -> Path:
     return Path(sysconfig.get_paths()["purelib"])
 
 
+# Packages whose files are personal-data formats and examples (name lists, ID numbers,
+# phone metadata, locale names of people and places): not "nothing personal".
+_DATA_PACKAGES = frozenset({"faker", "stdnum", "phonenumbers", "babel", "pycountry", "presidio_analyzer",
+                            "presidio_anonymizer", "spacy_lookups_data", "tzdata", "pytz", "dateutil"})
+
+
 def source_files(limit: int = 4000, seed: int = 3) -> list[Path]:
     root = _site_packages()
-    files = [p for p in root.rglob("*") if p.suffix in _SUFFIXES and p.is_file() and "test" not in p.name.lower()]
+    files = [
+        p for p in root.rglob("*")
+        if p.suffix in _SUFFIXES and p.is_file() and "test" not in p.name.lower()
+        and p.relative_to(root).parts[0] not in _DATA_PACKAGES
+    ]
     files.sort()
     random.Random(seed).shuffle(files)
     return files[:limit]

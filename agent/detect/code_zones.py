@@ -7,9 +7,16 @@ a name in a string literal or a comment) is left to the detectors as usual.
 
 from __future__ import annotations
 
+import builtins
+import keyword
 import re
+import typing
 
 from agent.entities import Span
+
+# Names every Python program uses (keywords, builtins, typing): None, True, Exception,
+# Optional... In code they are never a person, a place or an organisation.
+CODE_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | frozenset(n for n in dir(typing) if n[:1].isupper())
 
 # Characters that never occur in a name, place or organisation as written in prose.
 _CODE_CHARS = re.compile(r"::|->|=>|[_/\\=(){}<>$;|`]|[a-z0-9]\.[a-z]|:\d")
@@ -31,6 +38,9 @@ _CODE_LINE = re.compile(
     r"""|^\s*[\w.\[\]'"]+\s*(?:=|\+=|-=|:=)\s*\S|[;{]\s*$|^\s*[}\])]|^\s*[\w.]+\(.*\)\s*[;:]?\s*$""",
     re.VERBOSE,
 )
+
+
+_COMMENT_START = re.compile(r"^\s*(?:#|//|/\*|\*|--)")
 
 
 def _line_of(text: str, start: int, end: int) -> tuple[str, int]:
@@ -61,7 +71,7 @@ def _in_string_or_comment(line: str, offset: int) -> bool:
 
 def looks_like_code_token(value: str) -> bool:
     """One token that is an identifier or an encoded string, whatever its context."""
-    if _CODE_CHARS.search(value):
+    if _CODE_CHARS.search(value) or value in CODE_NAMES:
         return True
     for token in value.split():
         core = token.strip(".,;:!?\"'")
@@ -79,8 +89,49 @@ def is_code(text: str, span: Span, *, token_rules: bool = True) -> bool:
     value = text[span.start : span.end]
     if token_rules and looks_like_code_token(value):
         return True
-    before, after = text[max(0, span.start - 3) : span.start], text[span.end : span.end + 3]
-    if _BEFORE_CODE.search(before) or _AFTER_CODE.match(after):
-        return True
     line, line_start = _line_of(text, span.start, span.end)
-    return bool(_CODE_LINE.search(line)) and not _in_string_or_comment(line, span.start - line_start)
+    if _CODE_LINE.search(line) or _COMMENT_START.match(line):
+        if _in_string_or_comment(line, span.start - line_start):
+            return False  # a name in a string literal or a comment is a name
+        if _CODE_LINE.search(line):
+            return True
+    before, after = text[max(0, span.start - 3) : span.start], text[span.end : span.end + 3]
+    return bool(_BEFORE_CODE.search(before) or _AFTER_CODE.match(after))
+
+
+# The head of a log line: a timestamp, a level, maybe a logger name in brackets.
+_LOG_HEADER = re.compile(
+    r"^[ \t]*\[?\d{4}-\d{2}-\d{2}[T ][\d:.,]+(?:Z|[+\-][\d:]+)?\]?[ \t]+\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|"
+    r"ERROR|CRITICAL|FATAL)\]?(?:[ \t]+\[[\w.\-]+\])?",
+    re.MULTILINE,
+)
+
+
+def in_log_header(text: str, span: Span) -> bool:
+    line_start = text.rfind("\n", 0, span.start) + 1
+    header = _LOG_HEADER.match(text, line_start)
+    return header is not None and span.end <= header.end()
+
+
+def is_code_text(text: str) -> bool:
+    """Is the text mostly code, configuration or log (a third of its lines or more)?"""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 3:
+        return False
+    code = sum(1 for line in lines if _CODE_LINE.search(line) or _COMMENT_START.match(line) or _LOG_HEADER.match(line))
+    return code * 3 >= len(lines)
+
+
+def is_word_in_code(text: str, span: Span) -> bool:
+    """In a text that is code, a single capitalised or shouted word ("SOFTWARE", "String",
+    "Schema") outside string literals is a word of the code or its comments, not a name."""
+    from agent.knowledge.words import is_common_word
+
+    value = span.text.strip(".,;:!?\"'")
+    if " " in value or not value.isalpha():
+        return False
+    if not (value.isupper() or is_common_word(value.lower())):
+        return False
+    line, line_start = _line_of(text, span.start, span.end)
+    quote = _in_string_or_comment(line, span.start - line_start) and not _COMMENT_START.match(line)
+    return not quote

@@ -147,4 +147,6 @@ class ConfigSecretDetector:
 
     @staticmethod
     def _not_a_secret(value: str) -> bool:
-        return len(value) < 3 or _PLACEHOLDER.match(value) is not None
+        # A value that is itself the name of a secret ("X-API-Key" as a header name) is not one.
+        return len(value) < 3 or _PLACEHOLDER.match(value) is not None or (
+            re.fullmatch(r"[A-Za-z][A-Za-z_\-]*", value) is not None and is_secret_key(value))

@@ -66,7 +66,11 @@ class IpDetector:
     name = "ip"
     labels = frozenset({Label.IP})
     _v4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?(?!\w|\.\d)")
-    _v6 = re.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:)[0-9A-Fa-f:]{3,39}(?:%\w+)?(?![\w:])")
+    # An IPv4 tail (::ffff:192.0.2.1) and a prefix length (2001:db8::/32) belong to the address.
+    _v6 = re.compile(
+        r"(?<![\w:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:)[0-9A-Fa-f:]{2,39}(?:(?<=:)(?:\d{1,3}\.){3}\d{1,3})?"
+        r"(?:%\w+)?(?:/\d{1,3})?(?![\w:]|\.\d)"
+    )
     _version = re.compile(r"(?i)\b(version|ver|v)\.?\s*$")
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
@@ -74,21 +78,25 @@ class IpDetector:
         for match in self._v4.finditer(text):
             value = match.group().split("/")[0]
             try:
-                ipaddress.IPv4Address(value)
+                address = ipaddress.IPv4Address(value)
             except ValueError:
                 continue
+            if address.is_unspecified or address.is_loopback:
+                continue  # 0.0.0.0 and 127.0.0.1 are every machine's, nobody's in particular
             if self._version.search(text[max(0, match.start() - 12) : match.start()]):
                 continue  # "version 1.2.3.4" is a version number
             spans.append(Span(match.start(), match.end(), Label.IP, match.group(), 0.95, self.name))
         for match in self._v6.finditer(text):
-            value = match.group().split("%")[0]
+            value = match.group().split("%")[0].split("/")[0]
             if value.count(":") < 2 or (
                 "::" not in value and value.count(":") == 2 and all(len(g) <= 2 for g in value.split(":"))
             ):
                 continue  # times like 10:30:00 are not addresses
             try:
-                ipaddress.IPv6Address(value)
+                address6 = ipaddress.IPv6Address(value)
             except ValueError:
+                continue
+            if address6.is_unspecified or address6.is_loopback:
                 continue
             spans.append(Span(match.start(), match.end(), Label.IP, match.group(), 0.95, self.name))
         return spans
@@ -169,6 +177,9 @@ class PhoneDetector:
     def _plausible(self, raw: str, digits: int, valid: bool, text: str, start: int) -> bool:
         if digits < 7 or digits > 15:
             return False
+        after = text[start + len(raw) : start + len(raw) + 1]
+        if after.isalpha() or after in ("_", "%"):
+            return False  # "7705ms", "200px", "42%": a quantity, not a phone number
         if re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}", raw):
             return False  # a date
         if re.fullmatch(r"\d{3}-\d{2}-\d{4}", raw):
@@ -324,7 +335,7 @@ class HotwordIdDetector:
         r"(?P<v>\d{1,7}(?:/\d{1,4}){1,3}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,7}(?:/\d{1,4}){1,3})*)"
     )
     _mention = re.compile(r"(?<![\w@.])@(?P<v>[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?)(?![\w@])")
-    _not_username = frozenset({"the", "a", "an", "my", "your", "not", "and", "or", "name", "required", "here"})
+    _not_username = frozenset({"the", "a", "an", "my", "your", "not", "and", "or", "name", "required", "here", "agent"})
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans = []
@@ -368,16 +379,29 @@ class DateDetector:
     name = "date"
     labels = frozenset({Label.DATE})
     _patterns = (
-        re.compile(r"(?<![\d/.\-])\d{4}-\d{1,2}-\d{1,2}(?![\d/\-]|\.\d)"),
+        # ISO 8601, with a time and a zone when written: one entity, never half of one.
+        re.compile(
+            r"(?<![\d/.\-])\d{4}-\d{1,2}-\d{1,2}"
+            r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+\-]\d{2}(?::?\d{2})?)?)?(?![\d/\-]|\.\d)"
+        ),
         re.compile(r"(?<![\d/.\-])\d{1,2}([/.\-])\d{1,2}\1(?:\d{4}|\d{2})(?![\d/\-]|\.\d)"),
         re.compile(rf"(?i)\b\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTHS})\.?,?\s+\d{{4}}\b"),
         re.compile(rf"(?i)\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"),
+        re.compile(rf"(?i)\b\d{{1,2}}-(?:{_MONTHS})-(?:\d{{4}}|\d{{2}})\b"),  # 5-May-2021
+        re.compile(rf"(?i)\b(?:{_MONTHS})-\d{{2}}\b(?!-)"),  # May-21
+        re.compile(r"(?<![\d/.\-])(?:0?[1-9]|1[0-2])/(?:19|20)\d{2}(?![\d/\-])"),  # 05/2021
     )
+    # A timestamp that opens a log line ("2026-03-02T10:11:12Z INFO ...") dates an event of
+    # a program, not of a person.
+    _log_line = re.compile(r"^[ \t]*\[?\d{4}-\d{2}-\d{2}[T ][\d:.,]+(?:Z|[+\-][\d:]+)?\]?[ \t]+\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL)\b", re.MULTILINE)
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans = []
+        log_starts = {m.start() + len(m.group()) - len(m.group().lstrip(" \t[")) for m in self._log_line.finditer(text)}
         for pattern in self._patterns:
             for match in pattern.finditer(text):
+                if match.start() in log_starts:
+                    continue
                 score = 0.9 if _near(text, match.start(), _DOB_CONTEXT, 40) else 0.75
                 spans.append(Span(match.start(), match.end(), Label.DATE, match.group(), score, self.name))
         return spans

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from agent.config import Settings
 from agent.detect.base import DetectionContext, Detector
-from agent.detect.code_zones import is_code
+from agent.detect.code_zones import in_log_header, is_code, is_code_text, is_word_in_code
 from agent.detect.config_secrets import ConfigSecretDetector
 from agent.detect.context import GENERIC, ContextBooster
 from agent.detect.gazetteer import OrganisationDetector, PlaceDetector
@@ -55,21 +55,37 @@ class DetectorRegistry:
         self.pipeline = pipeline
         self.booster = booster
         self._cue_hits: tuple[str, list] | None = None
+        self._code_text: tuple[str, bool] | None = None
 
     def _code_or_cue(self, text: str, span: Span) -> bool:
         """A name, place or organisation that is really an identifier in code, or the cue
         word of an identifier ("my ITIN is ...", "NPI:", "nino:"): not an entity. What the
         user listed and what the conversation already mapped are never second-guessed."""
-        if span.label not in _GUESSED or span.detector in _AUTHORITATIVE:
+        if span.detector in _AUTHORITATIVE:
+            return False
+        if (span.label in _GUESSED or span.label is Label.DATE) and in_log_header(text, span):
+            return True  # "2026-03-02T10:11:12Z INFO [auth]": when and how a program logged
+        if span.label not in _GUESSED:
             return False
         if is_code(text, span, token_rules=span.label is not Label.USERNAME):
+            return True
+        if self._code_text is None or self._code_text[0] is not text:
+            self._code_text = (text, is_code_text(text))
+        if self._code_text[1] and is_word_in_code(text, span):
             return True
         if self.booster is None:
             return False
         if self._cue_hits is None or self._cue_hits[0] is not text:
-            self._cue_hits = (text, [h for h in self.booster.scan(text) if h.keys != {GENERIC}])
-        # "my ITIN", "Meine Steuer-ID", "RSA ID", "Not a MAC:": a cue word, or part of one.
-        return any(h.start < span.end and span.start < h.end for h in self._cue_hits[1])
+            self._cue_hits = (text, self.booster.scan(text))
+        # "my ITIN", "Meine Steuer-ID", "RSA ID", "Not a MAC:": a cue word, or part of one
+        # (a generic one such as "id" or "number" only when it is the whole span).
+        core = span.text.strip(_EDGE_JUNK + ".")
+        start = span.start + span.text.index(core) if core else span.start
+        whole = (start, start + len(core))
+        return any(
+            h.start < span.end and span.start < h.end and (h.keys != {GENERIC} or (h.start, h.end) == whole)
+            for h in self._cue_hits[1]
+        )
 
     def add(self, detector: Detector) -> None:
         self.detectors.append(detector)

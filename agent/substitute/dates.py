@@ -18,6 +18,11 @@ _ORD = r"(?:st|nd|rd|th)?"
 
 _FORMS = (
     ("iso", re.compile(r"^(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})$")),
+    # ISO 8601 with a time and zone: the date moves, the time of day and zone stay.
+    ("iso_time", re.compile(r"^(?P<y>\d{4})(?P<s>-)(?P<m>\d{1,2})-(?P<d>\d{1,2})(?P<rest>[T ]\d{2}:\d{2}.*)$")),
+    ("day_mon_dashed", re.compile(rf"(?i)^(?P<d>\d{{1,2}})-{_MONTH_RE}-(?P<y>\d{{4}}|\d{{2}})$")),
+    ("mon_yy", re.compile(rf"(?i)^{_MONTH_RE}-(?P<y>\d{{2}})$")),
+    ("month_year_numeric", re.compile(r"^(?P<m>\d{1,2})/(?P<y>\d{4})$")),
     ("numeric", re.compile(r"^(?P<a>\d{1,2})(?P<s>[-/.])(?P<b>\d{1,2})(?P=s)(?P<y>\d{4}|\d{2})$")),
     ("day_month_year", re.compile(rf"(?i)^{_WEEKDAY_RE}(?P<d>\d{{1,2}}){_ORD}(?P<of>\s+of)?\s+{_MONTH_RE}(?P<comma>,)?\s+(?P<y>\d{{4}})$")),
     ("month_day_year", re.compile(rf"(?i)^{_WEEKDAY_RE}{_MONTH_RE}\s+(?P<d>\d{{1,2}})(?P<ord>{_ORD})(?P<comma>,)?\s+(?P<y>\d{{4}})$")),
@@ -70,6 +75,23 @@ def shift_date(value: str, days: int) -> str | None:
 
 def _shift(form: str, m: re.Match[str], days: int, text: str) -> str | None:
     g = m.groupdict()
+    if form == "iso_time":
+        date = dt.date(int(g["y"]), int(g["m"]), int(g["d"])) + dt.timedelta(days=days)
+        return f"{date.year:04d}-{date.month:0{len(g['m'])}d}-{date.day:0{len(g['d'])}d}{g['rest']}"
+    if form == "day_mon_dashed":
+        year = int(g["y"]) + (0 if len(g["y"]) == 4 else (2000 if int(g["y"]) < 50 else 1900))
+        date = dt.date(year, _MONTHS[g["month"].lower().rstrip(".")], int(g["d"])) + dt.timedelta(days=days)
+        y = f"{date.year:04d}" if len(g["y"]) == 4 else f"{date.year % 100:02d}"
+        return f"{date.day:0{len(g['d'])}d}-{_month_name(m.group('month'), date.month)}-{y}"
+    if form in ("mon_yy", "month_year_numeric"):
+        month = _MONTHS[g["month"].lower().rstrip(".")] if form == "mon_yy" else int(g["m"])
+        year = int(g["y"]) + (2000 if form == "mon_yy" and int(g["y"]) < 50 else (1900 if form == "mon_yy" else 0))
+        date = dt.date(year, month, 15) + dt.timedelta(days=days)
+        if (date.year, date.month) == (year, month):
+            date = dt.date(year, month, 15) + dt.timedelta(days=31 if days >= 0 else -31)
+        if form == "mon_yy":
+            return f"{_month_name(m.group('month'), date.month)}-{date.year % 100:02d}"
+        return f"{date.month:0{len(g['m'])}d}/{date.year:04d}"
     if form == "iso":
         date = dt.date(int(g["y"]), int(g["m"]), int(g["d"])) + dt.timedelta(days=days)
         width_m, width_d = len(g["m"]), len(g["d"])
