@@ -9,7 +9,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from desktop_support import desktop_env, fake_openai, shared_engine  # noqa: F401,E402  (fixtures)
+from desktop_support import desktop_env, fake_openai, shared_engine  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
 
@@ -72,7 +72,7 @@ def test_nothing_to_do_is_said_not_run(qtbot, store):
     assert not locked.start() and "vault is not open" in locked.status.text()
 
 
-def test_app_opens_the_files_window_on_the_open_vault(qtbot, desktop_env, shared_engine, fake_openai):
+def test_app_opens_the_files_window_on_the_open_vault(qtbot, desktop_env, shared_engine, fake_openai):  # noqa: F811
     from desktop_support import app_settings, start_app, stop_app
 
     veil = start_app(qtbot, shared_engine, app_settings(fake_openai.base_url), open_chat=False)
