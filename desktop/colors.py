@@ -11,27 +11,10 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QColor, QPalette
 
-# Hues (degrees) chosen to be distinct from each other; related types share a family.
-HUES = {
-    "PERSON": 210,  # blue
-    "ORG": 275,  # violet
-    "LOCATION": 140,  # green
-    "ADDRESS": 160,
-    "EMAIL": 25,  # orange
-    "PHONE": 40,
-    "DATE": 190,  # cyan
-    "ID": 330,  # pink
-    "URL": 55,  # yellow
-    "IP": 5,
-    "MAC": 15,
-    "CREDIT_CARD": 350,  # red
-    "IBAN": 345,
-    "SSN": 0,
-    "USERNAME": 300,
-    "SECRET": 355,
-    "NORP": 95,
-    "MISC": 230,
-}
+from agent.detect.table import hues
+
+# Hues (degrees), one per entity type: read from the type table (agent/detect/table.py).
+HUES = hues()
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from agent.detect.obfuscated import ObfuscatedEmailDetector
 from agent.detect.patterns import pattern_detectors
 from agent.detect.person_names import PersonNameDetector
 from agent.detect.secrets import SecretDetector
+from agent.detect.table import propagating_labels
 from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
 from agent.entities import Label, Span
 from agent.knowledge.person_words import TITLE_PATTERN
@@ -128,7 +129,7 @@ _GUESSED = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label
 _AUTHORITATIVE = frozenset({"always_protect", "custom", "memory"})
 
 # Types whose values are worth finding again wherever they recur in the same text.
-_PROPAGATE = frozenset(Label) - {Label.DATE, Label.NORP}
+_PROPAGATE = propagating_labels()  # from the type table
 
 
 def _repeated_mentions(text: str, spans: list[Span]) -> list[Span]:

@@ -25,6 +25,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from agent.detect.table import nouns
 from agent.engine.interface import PrivacyEngine
 from agent.entities import Action, Label, RestoredSpan, SanitizeResult
 from agent.restore.tails import restore_tails
@@ -85,15 +86,7 @@ class ClipboardOutcome:
         return line
 
 
-_NOUNS = {
-    "PERSON": ("person", "persons"), "ORG": ("organisation", "organisations"),
-    "LOCATION": ("place", "places"), "ADDRESS": ("address", "addresses"), "EMAIL": ("email", "emails"),
-    "PHONE": ("phone number", "phone numbers"), "DATE": ("date", "dates"), "ID": ("ID", "IDs"),
-    "URL": ("URL", "URLs"), "IP": ("IP address", "IP addresses"), "MAC": ("MAC address", "MAC addresses"),
-    "CREDIT_CARD": ("card number", "card numbers"), "IBAN": ("IBAN", "IBANs"), "SSN": ("SSN", "SSNs"),
-    "USERNAME": ("username", "usernames"), "SECRET": ("secret", "secrets"), "NORP": ("group", "groups"),
-    "MISC": ("other item", "other items"),
-}
+_NOUNS = nouns()  # one, many per entity type: from the type table (agent/detect/table.py)
 
 
 def _count_phrase(label: str, n: int, mentions: int = 0) -> str:
