@@ -37,6 +37,22 @@ def make_docx(path: Path) -> None:
             table.cell(r, c).text = value
     table.cell(0, 0).paragraphs[0].runs[0].bold = True
     document.sections[0].header.paragraphs[0].text = f"Prepared for {PEOPLE[0]}"
+    # A mailto link (its target is not text) and a comment by a named reviewer.
+    from docx.opc.constants import RELATIONSHIP_TYPE
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    link_paragraph = document.add_paragraph("Write to ")
+    rel_id = document.part.relate_to(f"mailto:{EMAILS[1]}", RELATIONSHIP_TYPE.HYPERLINK, is_external=True)
+    link = OxmlElement("w:hyperlink")
+    link.set(qn("r:id"), rel_id)
+    run = OxmlElement("w:r")
+    text = OxmlElement("w:t")
+    text.text = "our counsel"
+    run.append(text)
+    link.append(run)
+    link_paragraph._p.append(link)
+    document.add_comment(colored, text="Check the figures", author=PEOPLE[2], initials="IH")
     document.save(str(path))
 
 

@@ -100,6 +100,17 @@ def test_folder_sanitized_no_real_value_left_and_restored(store, tmp_path):
     assert memo.paragraphs[1].runs[0].bold and memo.paragraphs[1].runs[1].italic
     assert memo.paragraphs[2].runs[0].font.color.rgb == docx.shared.RGBColor(0xAA, 0x11, 0x22)
     assert memo.tables[0].cell(0, 0).paragraphs[0].runs[0].bold
+    links = [r.target_ref for r in memo.part.rels.values() if r.is_external]
+    assert links and all(EMAILS[1] not in link for link in links) and links[0].startswith("mailto:")
+    assert all(c.author != PEOPLE[2] and PEOPLE[2].split()[1] not in c.author for c in memo.comments)
+    raw = (out / "memo.docx").read_bytes()
+    import zipfile
+
+    with zipfile.ZipFile(out / "memo.docx") as package:
+        xml = "".join(package.read(name).decode("utf-8", "replace") for name in package.namelist())
+    for value in PEOPLE + EMAILS:
+        assert value not in xml and value.split()[-1] not in xml, value
+    assert raw
 
     # Restore in another process's way: the map comes back from the vault file.
     project = open_project(store, "case-41", create=False)

@@ -14,7 +14,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agent.files.document import Edit, FileRejected, Segment
+from agent.files.document import Edit, FileRejected, Segment, apply_edits
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
@@ -75,6 +75,8 @@ class WordDocument:
     paragraphs: list[_Paragraph]
     segments: list[Segment]
     properties: list[str]  # names of core properties that are segments (after the paragraphs)
+    attributes: list[tuple[object, str]] = field(default_factory=list)  # (element, attribute name)
+    links: list[object] = field(default_factory=list)  # external hyperlink relationships
     warnings: list[str] = field(default_factory=list)
 
     @classmethod
@@ -105,6 +107,26 @@ class WordDocument:
                     continue
                 paragraphs.append(paragraph)
                 segments.append(Segment(text, joiner=_joiner(p), where=f"{where}, paragraph {number}"))
+        # Names and addresses that are not text runs: authors of comments and tracked
+        # changes (attributes), and the targets of links ("mailto:anna@example.com").
+        attributes: list[tuple[object, str]] = []
+        links: list[object] = []
+        for part in document.part.package.iter_parts():
+            element = getattr(part, "element", None)
+            content_type = getattr(part, "content_type", "")
+            if element is not None and any(f"wordprocessingml.{name}+xml" in content_type for name in _TEXT_PARTS):
+                for node in element.iter():
+                    for name in (f"{_W}author", f"{_W}initials"):
+                        value = node.get(name) if isinstance(node.tag, str) else None
+                        if value and value.strip():
+                            attributes.append((node, name))
+            for rel in getattr(part, "rels", {}).values():
+                if rel.is_external and "hyperlink" in rel.reltype and isinstance(rel.target_ref, str):
+                    links.append(rel)
+        # Segments in the order render() reads them back: attributes, links, properties.
+        segments += [Segment(node.get(name), joiner="\n\n", where="author of a comment or change")
+                     for node, name in attributes]
+        segments += [Segment(rel.target_ref, joiner="\n\n", where="link target") for rel in links]
         properties = []
         core = document.core_properties
         for name in _PROPERTIES:
@@ -112,18 +134,24 @@ class WordDocument:
             if isinstance(value, str) and value.strip():
                 properties.append(name)
                 segments.append(Segment(value, joiner="\n\n", where=f"document property {name}"))
-        return cls(document, paragraphs, segments, properties)
+        return cls(document, paragraphs, segments, properties, attributes, links)
 
     def render(self, edits: list[list[Edit]]) -> bytes:
         for paragraph, paragraph_edits in zip(self.paragraphs, edits):
             if paragraph_edits:
                 _rewrite(paragraph, paragraph_edits)
+        position = len(self.paragraphs)
+        for (node, name), segment, attribute_edits in zip(self.attributes, self.segments[position:], edits[position:]):
+            if attribute_edits:
+                node.set(name, apply_edits(segment.text, attribute_edits))
+        position += len(self.attributes)
+        for rel, segment, link_edits in zip(self.links, self.segments[position:], edits[position:]):
+            if link_edits:
+                rel._target = apply_edits(segment.text, link_edits)  # python-docx keeps no public setter
+        position += len(self.links)
         core = self.document.core_properties
-        for name, segment, property_edits in zip(self.properties, self.segments[len(self.paragraphs):],
-                                                 edits[len(self.paragraphs):]):
+        for name, segment, property_edits in zip(self.properties, self.segments[position:], edits[position:]):
             if property_edits:
-                from agent.files.document import apply_edits
-
                 setattr(core, name, apply_edits(segment.text, property_edits))
         out = io.BytesIO()
         self.document.save(out)
