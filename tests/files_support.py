@@ -53,6 +53,9 @@ def make_docx(path: Path) -> None:
     link.append(run)
     link_paragraph._p.append(link)
     document.add_comment(colored, text="Check the figures", author=PEOPLE[2], initials="IH")
+    for part in document.part.package.iter_parts():
+        if str(part.partname) == "/docProps/app.xml":  # Word writes the company here
+            part._blob = part.blob.replace(b"<DocSecurity>", f"<Company>{ORGS[0]}</Company><DocSecurity>".encode())
     document.save(str(path))
 
 

@@ -77,7 +77,8 @@ def render_html(summary: dict) -> str:
            f"<p>{_e(summary['created_at'])} &middot; {totals['files']} files ({totals['sanitized']} sanitized, "
            f"{totals['skipped_done_before']} done before, <span class='failed'>{totals['failed']} failed</span>) "
            f"&middot; {totals['bytes']:,} bytes in {totals['seconds']} s</p>",
-           "<p>Replaced: " + (" ".join(f"<span class='tag'>{_e(k)} {v}</span>" for k, v in totals["replaced_by_type"].items()) or "nothing") + "</p>"]
+           ("<p>Replaced: " + (" ".join(f"<span class='tag'>{_e(k)} {v}</span>" for k, v in totals["replaced_by_type"].items())
+                               or "nothing") + "</p>")]
     if read_first:
         out.append("<p><b>Read these first:</b> " + ", ".join(f"<code>{_e(r)}</code>" for r in summary["read_first"]) + "</p>")
     out.append("<h2>Policy</h2><ul>")

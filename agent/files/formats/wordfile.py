@@ -77,6 +77,8 @@ class WordDocument:
     properties: list[str]  # names of core properties that are segments (after the paragraphs)
     attributes: list[tuple[object, str]] = field(default_factory=list)  # (element, attribute name)
     links: list[object] = field(default_factory=list)  # external hyperlink relationships
+    extended: tuple | None = None  # (docProps/app.xml part, its parsed XML)
+    extended_nodes: list[object] = field(default_factory=list)  # its Company and Manager elements
     warnings: list[str] = field(default_factory=list)
 
     @classmethod
@@ -123,10 +125,24 @@ class WordDocument:
             for rel in getattr(part, "rels", {}).values():
                 if rel.is_external and "hyperlink" in rel.reltype and isinstance(rel.target_ref, str):
                     links.append(rel)
-        # Segments in the order render() reads them back: attributes, links, properties.
+        # The extended properties (docProps/app.xml) name the company and the manager.
+        extended = None
+        extended_nodes: list[object] = []
+        for part in document.part.package.iter_parts():
+            if str(part.partname) == "/docProps/app.xml":
+                from lxml import etree
+
+                try:
+                    extended = (part, etree.fromstring(part.blob))
+                except etree.XMLSyntaxError:
+                    break
+                extended_nodes = [n for n in extended[1].iter() if isinstance(n.tag, str)
+                                  and etree.QName(n).localname in ("Company", "Manager") and (n.text or "").strip()]
+        # Segments in the order render() reads them back: attributes, links, app properties, core properties.
         segments += [Segment(node.get(name), joiner="\n\n", where="author of a comment or change")
                      for node, name in attributes]
         segments += [Segment(rel.target_ref, joiner="\n\n", where="link target") for rel in links]
+        segments += [Segment(n.text, joiner="\n\n", where="document property") for n in extended_nodes]
         properties = []
         core = document.core_properties
         for name in _PROPERTIES:
@@ -134,7 +150,7 @@ class WordDocument:
             if isinstance(value, str) and value.strip():
                 properties.append(name)
                 segments.append(Segment(value, joiner="\n\n", where=f"document property {name}"))
-        return cls(document, paragraphs, segments, properties, attributes, links)
+        return cls(document, paragraphs, segments, properties, attributes, links, extended, extended_nodes)
 
     def render(self, edits: list[list[Edit]]) -> bytes:
         for paragraph, paragraph_edits in zip(self.paragraphs, edits):
@@ -149,6 +165,17 @@ class WordDocument:
             if link_edits:
                 rel._target = apply_edits(segment.text, link_edits)  # python-docx keeps no public setter
         position += len(self.links)
+        changed = False
+        for node, segment, node_edits in zip(self.extended_nodes, self.segments[position:], edits[position:]):
+            if node_edits:
+                node.text = apply_edits(segment.text, node_edits)
+                changed = True
+        if changed and self.extended is not None:
+            from lxml import etree
+
+            part, root = self.extended
+            part._blob = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+        position += len(self.extended_nodes)
         core = self.document.core_properties
         for name, segment, property_edits in zip(self.properties, self.segments[position:], edits[position:]):
             if property_edits:
