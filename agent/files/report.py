@@ -74,9 +74,9 @@ def render_html(summary: dict) -> str:
     out = [f"<!doctype html><meta charset='utf-8'><title>Veil files report: {_e(summary['project'])}</title>",
            f"<style>{_STYLE}</style>",
            f"<h1>Residual-risk report: project {_e(summary['project'])}</h1>",
-           f"<p>{_e(summary['created_at'])} &middot; {totals['files']} files ({totals['sanitized']} sanitized, "
-           f"{totals['skipped_done_before']} done before, <span class='failed'>{totals['failed']} failed</span>) "
-           f"&middot; {totals['bytes']:,} bytes in {totals['seconds']} s</p>",
+           (f"<p>{_e(summary['created_at'])} &middot; {totals['files']} files ({totals['sanitized']} sanitized, "
+            f"{totals['skipped_done_before']} done before, <span class='failed'>{totals['failed']} failed</span>) "
+            f"&middot; {totals['bytes']:,} bytes in {totals['seconds']} s</p>"),
            ("<p>Replaced: " + (" ".join(f"<span class='tag'>{_e(k)} {v}</span>" for k, v in totals["replaced_by_type"].items())
                                or "nothing") + "</p>")]
     if read_first:
