@@ -125,12 +125,26 @@ def collect(paths: Iterable[Path]) -> tuple[list[FileJob], list[FileReport]]:
     return jobs, problems
 
 
+def _read_umask() -> int:
+    """The process's umask, read once at import (reading it means setting it, which is not
+    safe while other threads create files)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, flush it to disk, then rename it over
     `path`: a reader (or a crash) never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
+        # mkstemp makes the file readable by its owner only; outputs are made to be shared,
+        # so they get the permissions any new file of the user gets.
+        os.fchmod(fd, 0o666 & ~_UMASK)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
