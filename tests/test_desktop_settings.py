@@ -78,7 +78,7 @@ def test_settings_test_connection_key_policy_and_save(qtbot, veil, fake_openai, 
         assert saved.local_model.release_after_minutes == 3
         from models import runtime
 
-        assert runtime._idle_release_s == 180  # applied to the local model at once
+        assert runtime.idle_release_seconds() == 180  # applied to the local model at once
         config_file = Path(os.environ["VEIL_HOME"]) / "config" / "config.toml"
         assert "sk-test" not in config_file.read_text()
         # The engine follows: persons become labels, the custom pattern and list apply.
