@@ -181,3 +181,141 @@ def test_a_jsonl_line_with_a_conversation_that_is_not_an_id_gets_an_error_and_th
     assert [a["id"] for a in answers] == [1, 2, 3, 4]
     assert all("conversation" in a["error"] for a in answers[:3])
     assert answers[3]["conversation"] == "jsonl-ok" and "Whitcombe" not in answers[3]["sanitized"]
+
+
+# -- issue 15 item 10 --------------------------------------------------------------------------------------------
+def run_with_terminal(args: list[str], stdin: str, env: dict[str, str], answers: dict[str, str],
+                      timeout: float = 240) -> tuple[subprocess.CompletedProcess, str]:
+    """Run `veil ARGS` with stdin a pipe and a controlling terminal (a pseudo-terminal) it
+    can ask on, as in `echo ... | veil sanitize` typed in a terminal. `answers`: a prompt
+    fragment -> what the person types. Returns the process and what the terminal showed."""
+    import fcntl
+    import pty
+    import termios
+    import time
+
+    master, slave = pty.openpty()
+
+    def take_terminal() -> None:  # runs in the child after setsid(): the pty becomes its /dev/tty
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "desktop.launcher", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, cwd=REPO, env=env, start_new_session=True, preexec_fn=take_terminal,
+        pass_fds=(slave,),
+    )
+    os.close(slave)
+    process.stdin.write(stdin.encode())
+    process.stdin.close()
+    process.stdin = None  # closed: communicate() must not flush it
+    shown, pending = b"", dict(answers)
+    deadline = time.monotonic() + timeout
+    while process.poll() is None and time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                shown += os.read(master, 4096)
+            except OSError:  # the child closed the terminal
+                break
+        for fragment in list(pending):
+            if fragment.encode() in shown:
+                os.write(master, (pending.pop(fragment) + "\n").encode())
+                shown += b"\n"
+    out, err = process.communicate(timeout=max(1.0, deadline - time.monotonic()))
+    os.close(master)
+    return (subprocess.CompletedProcess(process.args, process.returncode, out.decode(), err.decode("utf-8", "replace")),
+            shown.decode("utf-8", "replace"))
+
+
+def test_the_passphrase_is_asked_on_the_terminal_when_stdin_is_a_pipe(cli_env):
+    first = veil(["sanitize", "--conversation", "tty-1"], "Call Ines Albuquerque.", cli_env)  # creates the vault
+    assert first.returncode == 0, first.stderr
+    env = {k: v for k, v in cli_env.items() if k != "VEIL_PASSPHRASE"}
+    done, terminal = run_with_terminal(["sanitize", "--conversation", "tty-2"], TEXT, env, {"Passphrase": PASSPHRASE})
+    assert done.returncode == 0, done.stderr
+    assert "Passphrase to unlock" in terminal and PASSPHRASE not in terminal  # asked, not echoed
+    for real in REALS:
+        assert real not in done.stdout
+    assert "nothing will be kept" not in done.stderr
+    # The map was kept: a later restore (asked on the terminal again) gives the text back.
+    back, _ = run_with_terminal(["restore", "--conversation", "tty-2"], done.stdout, env, {"Passphrase": PASSPHRASE})
+    assert back.returncode == 0, back.stderr
+    assert back.stdout == TEXT
+
+
+def test_no_terminal_and_no_passphrase_is_a_clear_error(cli_env):
+    first = veil(["sanitize"], "Call Ines Albuquerque.", cli_env)
+    assert first.returncode == 0, first.stderr
+    env = {k: v for k, v in cli_env.items() if k != "VEIL_PASSPHRASE"}
+    done = subprocess.run([sys.executable, "-m", "desktop.launcher", "sanitize"], input=TEXT.encode(),
+                          capture_output=True, cwd=REPO, env=env, timeout=240, start_new_session=True, check=False)
+    err = done.stderr.decode()
+    assert done.returncode == 2 and done.stdout == b""
+    assert "no terminal" in err and "VEIL_PASSPHRASE" in err and "Traceback" not in err
+
+
+def test_send_accepts_the_conversation_ids_sanitize_creates_and_both_refuse_the_same_ones(cli_env):
+    from provider_fakes import FakeProvider
+
+    with FakeProvider("openai") as server:
+        env = {**cli_env, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests")])}
+        sent = veil(["send", "--provider", "openai", "--base-url", server.base_url, "--model", "model-a",
+                     "--conversation", "notes-2026 week 3"], "Summarise the call with Ines Albuquerque.", env)
+        assert sent.returncode == 0, sent.stderr
+        assert "Albuquerque" not in server.all_bodies()
+        again = veil(["sanitize", "--conversation", "notes-2026 week 3"], "Ines Albuquerque again.", env)
+        assert again.returncode == 0 and "Albuquerque" not in again.stdout
+        for command in (["sanitize"], ["send", "--provider", "openai", "--base-url", server.base_url]):
+            bad = veil([*command, "--conversation", " padded"], "Hello.", env)
+            assert bad.returncode == 2 and "conversation id ' padded'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_restore_jsonl_pairs_with_sanitize_jsonl(cli_env):
+    texts = [{"id": "a", "text": "Email Ines Albuquerque at ines@tagus-labs.pt.", "conversation": "batch-1"},
+             {"id": "b", "text": "Ines Albuquerque signs the lease.", "conversation": "batch-1"},
+             {"id": "c", "text": "Call Tomasz Wrobel on +48 22 123 45 67.", "conversation": "batch-2"}]
+    out = veil(["sanitize", "--jsonl"], "".join(json.dumps(t) + "\n" for t in texts), cli_env)
+    assert out.returncode == 0, out.stderr
+    sanitized = [json.loads(line) for line in out.stdout.splitlines()]
+    answers = [json.dumps({"id": s["id"], "conversation": s["conversation"], "text": "Sure: " + s["sanitized"]})
+               for s in sanitized]
+    answers.insert(1, "not json at all")
+    answers.insert(3, json.dumps({"id": "x", "conversation": "no-such-batch", "text": "hello"}))
+    answers.append(json.dumps({"id": "y", "text": "no conversation given"}))
+    back = veil(["restore", "--jsonl"], "\n".join(answers) + "\n", cli_env)
+    assert back.returncode == 0 and "Traceback" not in back.stderr, back.stderr
+    lines = [json.loads(line) for line in back.stdout.splitlines()]
+    assert [line.get("id") for line in lines] == ["a", None, "b", "x", "c", "y"]
+    good = {line["id"]: line for line in lines if "restored" in line}
+    assert set(good) == {"a", "b", "c"} and set(good["a"]) == {"id", "restored"}
+    for item in texts:
+        assert good[item["id"]]["restored"] == "Sure: " + item["text"]
+    errors = [line["error"] for line in lines if "error" in line]
+    assert "line 2" in errors[0] and "no conversation 'no-such-batch'" in errors[1] and "no conversation" in errors[2]
+    # --conversation names the conversation for lines that do not.
+    single = veil(["restore", "--jsonl", "--conversation", "batch-2"],
+                  json.dumps({"id": 9, "text": sanitized[2]["sanitized"]}) + "\n", cli_env)
+    assert json.loads(single.stdout) == {"id": 9, "restored": texts[2]["text"]}
+
+
+def test_help_lists_the_desktop_options(cli_env):
+    out = subprocess.run([sys.executable, "-m", "desktop.launcher", "--help"], capture_output=True, text=True,
+                         cwd=REPO, env=cli_env, timeout=120, check=False)
+    assert out.returncode == 0
+    assert "--chat" in out.stdout and "--tray" in out.stdout and "desktop app" in out.stdout
+
+
+def test_vault_list_has_a_header_and_counts_in_words_and_status_fails_when_locked(cli_env):
+    veil(["sanitize", "--conversation", "one-message"], "Call Ines Albuquerque.", cli_env)
+    listed = veil(["vault", "list"], "", cli_env)
+    assert listed.returncode == 0, listed.stderr
+    header, *rows = listed.stdout.splitlines()
+    assert header.split() == ["ID", "UPDATED", "MESSAGES", "TITLE"]
+    row = next(r for r in rows if r.startswith("one-message"))
+    assert " 0 messages " in row  # sanitize stores a map, no message
+    env = {k: v for k, v in cli_env.items() if k != "VEIL_PASSPHRASE"}
+    locked = subprocess.run([sys.executable, "-m", "desktop.launcher", "vault", "status"], capture_output=True,
+                            text=True, cwd=REPO, env=env, timeout=120, start_new_session=True, check=False)
+    assert "state:    locked" in locked.stdout and locked.returncode == 3
+    unlocked = veil(["vault", "status"], "", cli_env)
+    assert "state:    unlocked" in unlocked.stdout and unlocked.returncode == 0

@@ -57,7 +57,7 @@ def test_status_without_a_vault(capsys, vault_path):
 
 
 def test_status_locked_then_unlocked(filled, capsys, monkeypatch):
-    assert veil("vault", "status") == 0
+    assert veil("vault", "status") == 3  # locked: scripts see it in the exit status
     out = capsys.readouterr().out
     assert "state:    locked" in out and "passphrase (scrypt)" in out
     monkeypatch.setenv("VEIL_PASSPHRASE", PASS)

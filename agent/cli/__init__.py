@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import re
 import sys
 from collections.abc import Sequence
 
@@ -34,6 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
         "and puts it back in the answer. With no command, starts the desktop app.",
     )
     parser.add_argument("--version", action="version", version=f"veil {__version__}")
+    desktop = parser.add_argument_group("desktop app (instead of a COMMAND)")
+    desktop.add_argument("--chat", action="store_true", help="start the desktop app and open the chat window "
+                         "(a second `veil` brings the running one's window up)")
+    desktop.add_argument("--tray", action="store_true", help="start the desktop app in the system tray only "
+                         "(what autostart at login uses)")
     parser.add_argument(
         "--self-test",
         action="store_true",
@@ -58,6 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agent.selftest import run_self_test
 
         return run_self_test()
+    if args.chat or args.tray:
+        # `veil --chat` / `veil --tray` reach the desktop app through the launcher
+        # (desktop/launcher.py); mixed with a command they mean nothing.
+        print("veil: --chat and --tray start the desktop app: use them alone (`veil --chat`)", file=sys.stderr)
+        return 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
@@ -66,6 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"veil: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`veil ... | head`): not an error
+        return 0
     except Exception as exc:
         if not _expected_failure(exc):
             raise
@@ -73,8 +87,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 def _expected_failure(exc: BaseException) -> bool:
@@ -98,3 +110,65 @@ def read_stdin_text() -> str:
             f"input is not UTF-8 text (invalid byte at position {exc.start}); "
             "Veil sanitizes text, not binary files"
         ) from None
+
+
+# -- the terminal, for passphrases -----------------------------------------------------------------
+def terminal_available() -> bool:
+    """Whether a passphrase can be asked on the terminal even when stdin is a pipe
+    (`echo ... | veil sanitize`): like ssh and gpg, Veil asks on the controlling terminal,
+    /dev/tty, which getpass reads from. None in cron, CI or a service."""
+    if os.name == "nt":
+        return sys.stdin.isatty()  # getpass reads the console there
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return False
+    os.close(fd)
+    return True
+
+
+NO_TERMINAL = ("there is no terminal to ask for the vault passphrase on (stdin is not a terminal and "
+               "/dev/tty cannot be opened); run it from a terminal, or set VEIL_PASSPHRASE for scripts and "
+               "services (less safe: other programs running as you can read it)")
+
+
+# -- conversation ids -------------------------------------------------------------------------------
+_CONVERSATION_ID = re.compile(r"^[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]{0,127}(?<!\s)$")
+
+
+def check_conversation_id(value: object) -> str:
+    """The one rule for a conversation id given on the command line (sanitize, restore,
+    send, chat, JSON lines): 1-128 characters, no control characters, no space at either
+    end; a JSON number is taken as its digits. Returns the id; CliError says why not."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise CliError("a conversation id must be a string")
+    text = str(value)
+    if not _CONVERSATION_ID.match(text):
+        raise CliError(f"conversation id {text!r}: use 1-128 characters, no control characters and "
+                       "no space at either end")
+    return text
+
+
+def conversation_for(store, conversation_id: object | None, *, create: bool = True, origin: str = "cli"):
+    """The conversation to use: a new one (None), the stored one with this id, or, when
+    `create`, a new one under the id (what `veil sanitize --conversation ID` and
+    `veil send --conversation ID` both do). Created ones are marked as coming from the
+    command line, so the chat window's list does not fill with them."""
+    from agent.session.conversation import ConversationNotFound
+
+    if conversation_id is None:
+        return _create(store, None, origin)
+    conversation_id = check_conversation_id(conversation_id)
+    try:
+        return store.load_conversation(conversation_id)
+    except ConversationNotFound:
+        if not create:
+            raise CliError(f"no conversation {conversation_id!r} in the vault") from None
+        return _create(store, conversation_id, origin)
+
+
+def _create(store, conversation_id: str | None, origin: str):
+    try:
+        return store.create_conversation(conversation_id=conversation_id, origin=origin)
+    except TypeError:  # a store that keeps no origin
+        return store.create_conversation(conversation_id=conversation_id)

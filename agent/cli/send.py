@@ -65,24 +65,23 @@ class Session:
             raise CliError(str(exc)) from None
         apply_overrides(settings, args)
         self.settings = settings
+        self.store = open_store(memory_ok=True)  # first: without a keyring the API key is kept in the vault
         try:
-            self.provider = provider_from_settings(settings)
+            self.provider = provider_from_settings(settings, vault=self.store)
         except (ProviderError, KeyStoreError, ValueError) as exc:
+            close = getattr(self.store, "close", None)
+            if close is not None:
+                close()
             raise CliError(str(exc)) from None
         self.engine = build_engine()
-        self.store = open_store()
         params = params_from_settings(settings)
         self.sender = Sender(self.engine, self.store, self.provider, params=params)
 
-    def conversation(self, conversation_id: str | None):
-        from agent.session.conversation import ConversationNotFound
+    def conversation(self, conversation_id: str | None, *, create: bool = True):
+        """New, stored, or created under this id: the same rule as `veil sanitize`."""
+        from agent.cli import conversation_for
 
-        if conversation_id is None:
-            return self.store.create_conversation()
-        try:
-            return self.store.load_conversation(conversation_id)
-        except ConversationNotFound:
-            raise CliError(f"no conversation {conversation_id!r} in the vault") from None
+        return conversation_for(self.store, conversation_id, create=create)
 
     def close(self) -> None:
         self.provider.close()
@@ -160,7 +159,7 @@ def run_send(args: argparse.Namespace) -> int:
         raise CliError("nothing to send: the prompt on stdin is empty")
     session = Session(args)
     try:
-        conversation = session.conversation(args.conversation)
+        conversation = session.conversation(args.conversation, create=not args.retry)
         try:
             if args.retry:
                 failed = [m for m in session.store.list_messages(conversation.id) if m.state in RETRYABLE_STATES]

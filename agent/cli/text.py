@@ -1,4 +1,6 @@
-"""`veil sanitize` and `veil restore`: stdin -> stdout, for scripts and outside harnesses."""
+"""`veil sanitize` and `veil restore`: stdin -> stdout, for scripts and outside harnesses,
+one text at a time or JSON lines. A passphrase-mode vault asks for its passphrase on the
+terminal even when stdin is a pipe (agent.cli.terminal_available)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,14 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from agent.cli import CliError, read_stdin_text
+from agent.cli import (
+    NO_TERMINAL,
+    CliError,
+    check_conversation_id,
+    conversation_for,
+    read_stdin_text,
+    terminal_available,
+)
 
 if TYPE_CHECKING:
     from agent.engine.interface import PrivacyEngine
@@ -36,16 +45,33 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         help="put real values back into an LLM answer on stdin",
         description="Reads an answer on stdin and writes it with the conversation's real values restored.",
     )
-    r.add_argument("--conversation", metavar="ID", required=True, help="the conversation the answer belongs to")
+    r.add_argument("--conversation", metavar="ID", help="the conversation the answer belongs to (needed "
+                   "unless each --jsonl line names its own)")
     r.add_argument("--json", action="store_true", help="print a JSON object with the restored text and spans")
+    r.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='read JSON lines {"id", "conversation", "text"} (the answers to `veil sanitize --jsonl`) and write '
+        'one line {"id", "restored"} per input, flushed after each; a bad line gets {"id", "error"} and the '
+        "rest go on",
+    )
     r.set_defaults(func=run_restore)
 
 
-def open_store():
-    from agent.vault import VaultError, open_default_store_or_memory
+def open_store(*, memory_ok: bool = False):
+    """The vault; in passphrase mode the passphrase comes from VEIL_PASSPHRASE or is asked
+    on the terminal (also when stdin is a pipe). No way to get it is an error that says
+    what to do: sanitizing into a map that is then thrown away would make the next
+    `veil restore` fail. `memory_ok` (veil send / chat, which restore in the same process):
+    an in-memory store with a warning instead, nothing kept after the command."""
+    from agent.vault import PassphraseRequired, VaultError, open_default_store, open_default_store_or_memory
 
     try:
-        return open_default_store_or_memory(interactive=sys.stdin.isatty())
+        if memory_ok:
+            return open_default_store_or_memory(interactive=terminal_available())
+        return open_default_store(interactive=terminal_available())
+    except PassphraseRequired:
+        raise CliError(NO_TERMINAL) from None
     except VaultError as exc:
         raise CliError(str(exc)) from None
 
@@ -62,14 +88,8 @@ def build_engine():
 
 
 def get_or_create(store, conversation_id: str | None):
-    from agent.session.conversation import ConversationNotFound
-
-    if conversation_id is None:
-        return store.create_conversation()
-    try:
-        return store.load_conversation(conversation_id)
-    except ConversationNotFound:
-        return store.create_conversation(conversation_id=conversation_id)
+    """Kept for callers of the old name: agent.cli.conversation_for is the rule."""
+    return conversation_for(store, conversation_id)
 
 
 def run_sanitize(args: argparse.Namespace) -> int:
@@ -100,7 +120,7 @@ def _sanitize(args: argparse.Namespace, engine: PrivacyEngine, store: Conversati
     if args.jsonl:
         return _sanitize_lines(engine, store)
     text = read_stdin_text()
-    conversation = get_or_create(store, args.conversation)
+    conversation = conversation_for(store, args.conversation)
     try:
         result = sanitize_and_save(engine, store, conversation, text)
     except (InputRejected, MapConflict) as exc:
@@ -139,18 +159,17 @@ def _sanitize_lines(engine: PrivacyEngine, store: ConversationStore) -> int:
             out = {"id": line_id, "error": f"line {number}: expected a JSON object with a text string ({exc})"}
             print(json.dumps(out), flush=True)
             continue
-        conversation_id = item.get("conversation")
-        if conversation_id is not None and (isinstance(conversation_id, bool) or not isinstance(conversation_id, (str, int))):
-            # One bad line gets its error; the batch goes on.
-            out = {"id": item.get("id"), "error": f"line {number}: conversation must be a string id"}
-            print(json.dumps(out), flush=True)
+        try:  # one bad line gets its error; the batch goes on
+            conversation_id = item.get("conversation")
+            if conversation_id is not None:
+                conversation_id = check_conversation_id(conversation_id)
+                conversation = conversations.get(conversation_id) or conversation_for(store, conversation_id)
+                conversations[conversation_id] = conversation
+            else:
+                conversation = conversation_for(store, None)
+        except CliError as exc:
+            print(json.dumps({"id": item.get("id"), "error": f"line {number}: {exc}"}), flush=True)
             continue
-        if conversation_id is not None:
-            conversation_id = str(conversation_id)
-            conversation = conversations.get(conversation_id) or get_or_create(store, conversation_id)
-            conversations[conversation_id] = conversation
-        else:
-            conversation = store.create_conversation()
         try:
             result = sanitize_and_save(engine, store, conversation, text)
             out = {"id": item.get("id"), "sanitized": result.sanitized,
@@ -166,14 +185,14 @@ def run_restore(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace, engine: PrivacyEngine, store: ConversationStore) -> int:
-    from agent.session.conversation import ConversationNotFound
     from agent.engine.core import InputRejected
 
+    if args.jsonl:
+        return _restore_lines(args, engine, store)
+    if args.conversation is None:
+        raise CliError("restore needs --conversation ID (the id `veil sanitize` printed), or --jsonl")
     text = read_stdin_text()
-    try:
-        conversation = store.load_conversation(args.conversation)
-    except ConversationNotFound:
-        raise CliError(f"no conversation {args.conversation!r} in the vault") from None
+    conversation = conversation_for(store, args.conversation, create=False)
     try:
         result = engine.restore(text, conversation)
     except InputRejected as exc:
@@ -185,4 +204,37 @@ def _restore(args: argparse.Namespace, engine: PrivacyEngine, store: Conversatio
         sys.stdout.write(result.text)
     if result.unrestored:
         print(f"veil: warning: stand-ins left in the answer: {', '.join(result.unrestored)}", file=sys.stderr)
+    return 0
+
+
+def _restore_lines(args: argparse.Namespace, engine: PrivacyEngine, store: ConversationStore) -> int:
+    """{"id", "conversation", "text"} lines in, {"id", "restored"} lines out (with
+    "unrestored" when stand-ins are left), flushed per line; a bad line gets
+    {"id", "error"} and the batch goes on."""
+    from agent.engine.core import InputRejected
+
+    conversations: dict[str, object] = {}
+    for number, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        item = None
+        try:
+            item = json.loads(line)
+            if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+                raise CliError('expected a JSON object with a "text" string')
+            conversation_id = check_conversation_id(item.get("conversation", args.conversation))
+            conversation = conversations.get(conversation_id)
+            if conversation is None:
+                conversation = conversations[conversation_id] = conversation_for(store, conversation_id, create=False)
+            result = engine.restore(item["text"], conversation)
+        except (ValueError, CliError, InputRejected) as exc:
+            line_id = item.get("id") if isinstance(item, dict) else None
+            why = "no conversation: give it in the line or with --conversation" if (
+                isinstance(item, dict) and item.get("conversation", args.conversation) is None) else str(exc)
+            print(json.dumps({"id": line_id, "error": f"line {number}: {why}"}, ensure_ascii=False), flush=True)
+            continue
+        out = {"id": item.get("id"), "restored": result.text}
+        if result.unrestored:
+            out["unrestored"] = list(result.unrestored)
+        print(json.dumps(out, ensure_ascii=False), flush=True)
     return 0

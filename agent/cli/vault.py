@@ -23,7 +23,11 @@ def register(subcommands: Any) -> None:
     parser.set_defaults(func=lambda args: _help(parser))
     actions = parser.add_subparsers(dest="vault_command", metavar="ACTION")
 
-    p = actions.add_parser("status", help="where the vault is, how its key is kept, what it holds")
+    p = actions.add_parser(
+        "status", help="where the vault is, how its key is kept, what it holds",
+        description="Exit status: 0 unlocked (or not created yet), 1 damaged or unusable, 3 locked "
+        "(a passphrase is needed: `veil vault unlock`, or VEIL_PASSPHRASE).",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_status)
 
@@ -153,7 +157,7 @@ def _status(args: argparse.Namespace) -> int:
         except VaultError as exc:
             state = _state_of(exc)
             out["state"], out["problem"] = state, str(exc)
-            code = 1 if state in ("damaged", "missing", "unavailable", "wrong key") else 0
+            code = 3 if state == "locked" else 1  # scripts can tell "needs the passphrase" from "broken"
     if args.json:
         print(json.dumps(out, indent=2))
         return code
@@ -191,11 +195,15 @@ def _state_of(exc: Exception) -> str:
 def _list(args: argparse.Namespace) -> int:
     with _open(interactive=_interactive(), create=False) as store:
         summaries = store.list_conversations()
-    for s in summaries:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(s.updated_at))
-        print(f"{s.id}  {when}  {s.message_count:4d} messages  {s.title}")
     if not summaries:
         print("no conversations", file=sys.stderr)
+        return 0
+    width = max(len("ID"), *(len(s.id) for s in summaries))
+    print(f"{'ID':<{width}}  {'UPDATED':<16}  {'MESSAGES':>12}  TITLE")
+    for s in summaries:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(s.updated_at))
+        count = f"{s.message_count} message{'' if s.message_count == 1 else 's'}"
+        print(f"{s.id:<{width}}  {when:<16}  {count:>12}  {s.title or '(untitled)'}")
     return 0
 
 

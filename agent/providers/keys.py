@@ -59,6 +59,13 @@ def vault_setting(kind: str) -> str:
     return f"api_key.{kind}"
 
 
+def _key_vault(store: object) -> KeyVault | None:
+    """`store` when it can keep settings (the vault), else None (an in-memory store of a
+    one-off command keeps no keys)."""
+    has = all(callable(getattr(store, name, None)) for name in ("get_setting", "set_setting", "delete_setting"))
+    return store if has else None  # type: ignore[return-value]
+
+
 def _keyring():
     import keyring
 
@@ -97,6 +104,7 @@ def get_api_key(kind: str, vault: KeyVault | None = None) -> ApiKey | None:
         ) from None
     if value and value.strip():
         return ApiKey(value.strip())
+    vault = _key_vault(vault)
     if vault is None:
         return None
     value = _vault_call(kind, "read", lambda: vault.get_setting(vault_setting(kind)))
@@ -131,9 +139,11 @@ def set_api_key(kind: str, key: str | ApiKey, vault: KeyVault | None = None) -> 
                 f"cannot store the {kind} API key in the keyring ({type(exc).__name__}); "
                 f"set {ENV_VAR} instead"
             ) from None
+        vault = _key_vault(vault)
         if vault is not None:  # an older copy kept while there was no keyring: one place only
             _vault_call(kind, "delete", lambda: vault.delete_setting(vault_setting(kind)))
         return KEYRING
+    vault = _key_vault(vault)
     if vault is None:
         raise KeyStoreError(
             f"cannot store the {kind} API key: no safe keyring here ({home.reason}) and the vault is not "
@@ -156,6 +166,7 @@ def delete_api_key(kind: str, vault: KeyVault | None = None) -> bool:
         pass
     except Exception as exc:
         raise KeyStoreError(f"cannot delete the {kind} API key: {type(exc).__name__}") from None
+    vault = _key_vault(vault)
     if vault is not None:
         removed = _vault_call(kind, "delete", lambda: vault.delete_setting(vault_setting(kind))) or removed
     return removed
