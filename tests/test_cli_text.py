@@ -319,3 +319,16 @@ def test_vault_list_has_a_header_and_counts_in_words_and_status_fails_when_locke
     assert "state:    locked" in locked.stdout and locked.returncode == 3
     unlocked = veil(["vault", "status"], "", cli_env)
     assert "state:    unlocked" in unlocked.stdout and unlocked.returncode == 0
+
+
+def test_conversations_of_veil_commands_are_marked_as_such(cli_env):
+    """The chat window lists only conversations started there (origin "chat"); the ones a
+    `veil` command made stay out of it until the user opens them."""
+    for args in (["sanitize"], ["sanitize", "--conversation", "marked-1"]):
+        assert veil(args, "Call Ines Albuquerque.", cli_env).returncode == 0
+    code = ("import json, os; from agent.vault import open_default_store; s = open_default_store(); "
+            "print(json.dumps({c.id: c.origin for c in s.list_conversations()})); s.close()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=cli_env,
+                          timeout=120, check=False)
+    origins = json.loads(done.stdout)
+    assert len(origins) == 2 and set(origins.values()) == {"cli"} and "marked-1" in origins

@@ -131,3 +131,9 @@ def test_undo_puts_back_what_was_copied_before_sanitizing(qtbot, desktop_env, sh
         assert b"Kowalczyk" not in raw
     finally:
         stop_app(veil)
+
+
+def test_the_clipboard_conversation_is_not_a_chat(guard, vault):
+    outcome = guard.sanitize(TICKET)
+    origins = {s.id: s.origin for s in vault.list_conversations()}
+    assert origins[outcome.conversation_id] == "clipboard"

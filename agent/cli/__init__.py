@@ -168,7 +168,4 @@ def conversation_for(store, conversation_id: object | None, *, create: bool = Tr
 
 
 def _create(store, conversation_id: str | None, origin: str):
-    try:
-        return store.create_conversation(conversation_id=conversation_id, origin=origin)
-    except TypeError:  # a store that keeps no origin
-        return store.create_conversation(conversation_id=conversation_id)
+    return store.create_conversation(conversation_id=conversation_id, origin=origin)

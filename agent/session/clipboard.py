@@ -169,7 +169,8 @@ class ClipboardGuard:
             if not create:
                 return None
             title = f"Clipboard {(day or self._today()).isoformat()}"
-            return self.store.create_conversation(title=title, conversation_id=conversation_id)
+            # Kept for restoring, not a chat: the chat window's list leaves it out.
+            return self.store.create_conversation(title=title, conversation_id=conversation_id, origin="clipboard")
 
     def sanitize(self, text: str) -> ClipboardOutcome:
         with self._lock:
