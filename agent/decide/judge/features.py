@@ -1,0 +1,176 @@
+"""What the judge sees of one detected entity: its type and detector, what the rules say
+(as inputs, not verdicts), what the prompt asks for (a question, a story, an e-mail to
+draft, a translation...), the words around it, and what name and place lists know of it.
+
+Tried and left out because the validation half did not favour them: spaCy's contextual
+tok2vec vectors (the entity, the words before it, the prompt: 288 numbers) raised the
+validation AUC by 0.01 but made the head fit the fit half far better than unseen text
+(in-sample utility error 0.02 against 0.23 on validation); the Gemma 270M hidden states
+through llama.cpp embeddings (entity mean, last token, prompt mean) gave a validation AUC of
+0.81 against 0.90 for these features, at 2-3 s per prompt on two busy cores.
+
+Every feature is a number; `FEATURE_NAMES` names them in order, so the trained head and
+the extractor can be checked against each other.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from agent.entities import Label, Span
+from agent.knowledge.geonames import geo_index
+from agent.knowledge.names import lexicon
+from agent.knowledge.words import is_common_word
+
+# The types the judge decides (LOPSIDED's); dates keep their own rule (a specific date is
+# shifted, a vague one kept), identifiers are always swapped.
+LABELS = (Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC)
+DETECTORS = ("spacy", "person_names", "org_names", "places", "repeat", "memory")
+PLACE_KINDS = ("continent", "country", "subdivision", "city")
+RULE_REASONS = (
+    "a named concept", "a person", "a place that is not well known", "a private company",
+    "a private person", "a specific date", "a vague date", "an organisation",
+    "character in a known work", "date of birth", "named with a public figure",
+    "organisation asked about", "part of a known work", "public entity", "public figure",
+    "public figure asked about", "public office holder", "public place",
+    "well-known organisation", "where you or someone you know lives or works",
+    "your organisation or client",
+)
+# What the prompt asks for: one flag each (written from how people phrase requests).
+PROMPT_CUES: dict[str, re.Pattern[str]] = {name: re.compile(pattern, re.IGNORECASE) for name, pattern in {
+    "question_mark": r"\?",
+    "wh_word": r"\b(?:who|what|when|where|why|how|which)\b",
+    "creative": r"\b(?:story|stories|poem|song|lyrics|script|screenplay|skit|scene|novel|fiction|fanfic\w*|"
+                r"character|rap|joke|limerick|haiku|tale|plot|roleplay|role-play)\b",
+    "correspondence": r"\b(?:e-?mail|letter|message|reply|respond|memo|invitation|cover letter|text to|note to|"
+                      r"dear|regards|sincerely)\b",
+    "translation": r"\b(?:translat\w*|in (?:french|spanish|german|italian|chinese|japanese|korean|russian|"
+                   r"portuguese|arabic|hindi|english))\b",
+    "knowledge": r"\b(?:tell me about|explain|describe|summar\w+|history of|facts? about|biography|who (?:is|was)|"
+                 r"what (?:is|are|was)|information about|according to)\b",
+    "travel": r"\b(?:itinerary|trip|travel\w*|visit\w*|tour\w*|vacation|holiday|hotel|flight|sightseeing)\b",
+    "roleplay": r"\b(?:act as|you are (?:a|an|now|my)|pretend|imagine (?:you|that)|play the role)\b",
+    "math": r"\b(?:how many|how much|calculate|total|percent|average|each)\b",
+    "review": r"\b(?:review|feedback|performance|evaluation|reference|recommendation)\b",
+    "business": r"\b(?:company|startup|business|customer|client|marketing|brand|product|sales|campaign)\b",
+    "analysis": r"\b(?:analy[sz]e|sentiment|classify|extract|rewrite|proofread|paraphrase|correct|edit)\b",
+}.items()}
+_FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|my|me|we|our|us|mine)\b")
+_CODE = re.compile(r"[{};=<>]|\bdef\b|\bclass\b|\breturn\b|\bimport\b")
+_POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|our|your|his|her|their)\b(?:\s+\S+){0,2}\s*$")
+_PREPOSITION_BEFORE = re.compile(r"(?i)\b(?:in|at|from|to|about|of|by|with|for|like|near|on|as)\s+(?:the\s+)?$")
+_NAMED_BEFORE = re.compile(r"(?i)\b(?:named|called|name is|i am|i'm)\s+$")
+_RELATION_BEFORE = re.compile(
+    r"(?i)\b(?:friend|colleague|boss|manager|wife|husband|son|daughter|brother|sister|mother|father|mom|dad|"
+    r"partner|client|customer|neighbou?r|landlord|tenant|student|teacher|coworker|girlfriend|boyfriend|"
+    r"cousin|team|employee|company|employer|office|school)\b,?\s+(?:\S+\s+)?$"
+)
+_ROLE_BEFORE = re.compile(
+    r"(?i)\b(?:president|minister|king|queen|senator|governor|mayor|ceo|founder|author|writer|singer|actor|"
+    r"actress|director|philosopher|scientist|professor|dr\.?|saint|pope|emperor)\s+$"
+)
+_WORK_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:\(|theory|law|effect|principle|novel|book|film|movie|song|album|series|game)")
+
+
+def _names() -> list[str]:
+    names = [f"label={lab.value}" for lab in LABELS] + [f"detector={d}" for d in DETECTORS]
+    names += ["score", "tokens", "title_case", "upper_case", "lower_case", "has_digit", "mentions", "first_position"]
+    names += ["first_name_locales", "last_name_locales", "common_word", "first_token_first_name", "last_token_surname"]
+    names += [f"place={k}" for k in PLACE_KINDS] + ["place_population"]
+    names += ["rule_keep", "rule_no_opinion"] + [f"rule={r}" for r in RULE_REASONS]
+    names += [f"prompt={c}" for c in PROMPT_CUES] + ["prompt_first_person", "prompt_code", "prompt_length", "prompt_entities"]
+    names += ["sentence_question", "possessive_before", "preposition_before", "named_before", "relation_before",
+              "role_before", "work_after", "quoted", "sentence_start"]
+    return names
+
+
+FEATURE_NAMES: tuple[str, ...] = tuple(_names())
+
+
+@dataclass(frozen=True)
+class RuleOpinion:
+    keep: bool | None
+    confidence: float
+    reason: str
+
+
+def prompt_features(text: str, n_entities: int) -> list[float]:
+    words = max(1, len(re.findall(r"\w+", text)))
+    out = [1.0 if pattern.search(text) else 0.0 for pattern in PROMPT_CUES.values()]
+    out.append(min(1.0, 10 * len(_FIRST_PERSON.findall(text)) / words))
+    out.append(min(1.0, len(_CODE.findall(text)) / 10))
+    out.append(math.log1p(len(text)) / 10)
+    out.append(math.log1p(n_entities) / 3)
+    return out
+
+
+def _sentence(text: str, start: int, end: int) -> tuple[str, str]:
+    left = max(text.rfind(c, 0, start) for c in ".!?\n")
+    right_candidates = [i for i in (text.find(c, end) for c in ".!?\n") if i >= 0]
+    right = min(right_candidates) if right_candidates else len(text)
+    return text[left + 1 : start], text[end : right + 1]
+
+
+def span_features(text: str, span: Span, rule: RuleOpinion | None, mentions: int, prompt: list[float]) -> np.ndarray:
+    names, geo = lexicon(), geo_index()
+    tokens = span.text.split() or [span.text]
+    out: list[float] = [1.0 if span.label is lab else 0.0 for lab in LABELS]
+    detector = span.detector if span.detector in DETECTORS else ""
+    out += [1.0 if detector == d else 0.0 for d in DETECTORS]
+    letters = [c for c in span.text if c.isalpha()]
+    out += [
+        span.score, min(len(tokens), 5) / 5, 1.0 if span.text.istitle() else 0.0,
+        1.0 if letters and span.text.isupper() else 0.0, 1.0 if letters and span.text.islower() else 0.0,
+        1.0 if any(c.isdigit() for c in span.text) else 0.0, math.log1p(mentions) / 2, span.start / max(1, len(text)),
+    ]
+    first, last = names.info(tokens[0]), names.info(tokens[-1])
+    out += [
+        min(len(first.first_in - {"en"}), 20) / 20, min(len(last.last_in), 20) / 20,
+        1.0 if is_common_word(span.text) else 0.0, 1.0 if first.is_first else 0.0,
+        1.0 if len(tokens) > 1 and last.is_last else 0.0,
+    ]
+    place = geo.lookup(span.text)
+    out += [1.0 if place is not None and place.kind == k else 0.0 for k in PLACE_KINDS]
+    out.append(math.log10(place.population + 1) / 9 if place is not None else 0.0)
+    if rule is None or rule.keep is None:
+        out += [0.0, 1.0]
+    else:
+        out += [rule.confidence if rule.keep else -rule.confidence, 0.0]
+    out += [1.0 if rule is not None and rule.reason == r else 0.0 for r in RULE_REASONS]
+    out += prompt
+    before, after = _sentence(text, span.start, span.end)
+    out += [
+        1.0 if "?" in after or re.search(r"(?i)\b(?:who|what|when|where|why|how|which)\b", before) else 0.0,
+        1.0 if _POSSESSIVE_BEFORE.search(before) else 0.0,
+        1.0 if _PREPOSITION_BEFORE.search(before) else 0.0,
+        1.0 if _NAMED_BEFORE.search(before) else 0.0,
+        1.0 if _RELATION_BEFORE.search(before) else 0.0,
+        1.0 if _ROLE_BEFORE.search(before) else 0.0,
+        1.0 if _WORK_AFTER.search(after) else 0.0,
+        1.0 if before.rstrip().endswith(('"', "“", "'")) else 0.0,
+        1.0 if not before.strip() else 0.0,
+    ]
+    return np.asarray(out, dtype=np.float32)
+
+
+def extract(text: str, spans: Sequence[Span], rules: Sequence[RuleOpinion | None]) -> np.ndarray:
+    """One row of FEATURE_NAMES per span."""
+    if not spans:
+        return np.zeros((0, len(FEATURE_NAMES)), dtype=np.float32)
+    prompt = prompt_features(text, len(spans))
+    counts: dict[str, int] = {}
+    for span in spans:
+        key = span.text.casefold()
+        counts[key] = counts.get(key, 0) + 1
+    rows = [
+        span_features(text, span, rule, counts[span.text.casefold()], prompt)
+        for span, rule in zip(spans, rules)
+    ]
+    matrix = np.vstack(rows)
+    assert matrix.shape[1] == len(FEATURE_NAMES), (matrix.shape, len(FEATURE_NAMES))
+    return matrix

@@ -1,0 +1,174 @@
+"""Train the judge's head, reproducibly:
+
+    python -m agent.decide.judge.train            # writes resources/judge.json
+    python -m agent.decide.judge.train --check    # trains and compares with the shipped head
+
+Data: the *fit* half of every dev prompt set (agent/bench/split.py; the validation half is
+never read for fitting). Rows are the entities the engine detects and leaves to relevance; LOPSIDED says keep or swap, the other
+prompt sets' labelled entities are private (swap, with a smaller weight: their labels say
+"personal", not "not needed").
+
+The regularisation, the weight of the other sets and the threshold are chosen by 5-fold
+cross-validation over the fit half, folded by prompt (never by entity: mentions of one
+prompt share their context), minimising LOPSIDED utility error + privacy error + half the
+share of the other sets' private entities that would be kept. The validation half is
+scored at the end, for the record only.
+
+Tried and left out (validation did not favour it): templated prompts of our own with known
+keep/swap labels (questions about public places, e-mails to colleagues...) as extra rows
+lowered the validation AUC from 0.93 to 0.91: they teach the head the templates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from agent import paths
+from agent.bench.data import PROMPT_SETS, DataMissing, load_datasets
+from agent.bench.split import SPLIT_VERSION
+from agent.decide.judge.dataset import ExampleRows, collect, lopsided_errors
+from agent.decide.judge.features import FEATURE_NAMES
+from agent.decide.judge.head import LogisticHead, fit_logistic
+from agent.decide.judge.runtime import value_mean
+
+FOLDS = 5
+L2_GRID = (30.0, 100.0, 300.0)
+OTHER_WEIGHT_GRID = (0.03, 0.1, 0.3)
+THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.05, 0.71, 0.025))
+
+
+@dataclass
+class Scores:
+    utility_error: float
+    privacy_error: float
+    other_kept: float
+
+    @property
+    def cost(self) -> float:
+        return self.utility_error + self.privacy_error + 0.5 * self.other_kept
+
+
+def _matrix(rows: list[ExampleRows], other_weight: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    xs, ys, ws = [], [], []
+    for r in rows:
+        weight = 1.0 if r.dataset == "lopsided" else other_weight
+        for x, label in zip(r.features, r.labels):
+            if label is not None and weight > 0:
+                xs.append(x)
+                ys.append(label)
+                ws.append(weight)
+    return np.asarray(xs), np.asarray(ys), np.asarray(ws)
+
+
+def _probabilities(model: tuple, rows: list[ExampleRows]) -> dict[int, np.ndarray]:
+    mean, scale, weights, bias = model
+    out = {}
+    for r in rows:
+        z = ((r.features - mean) / scale) @ weights + bias if len(r.features) else np.zeros(0)
+        out[id(r)] = np.asarray(value_mean(r.judged, list(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))))
+    return out
+
+
+def _other_kept(rows: list[ExampleRows], keep: dict[int, np.ndarray]) -> float:
+    kept = total = 0
+    for r in rows:
+        if r.dataset == "lopsided" or r.dataset not in PROMPT_SETS:
+            continue
+        for k, label in zip(keep[id(r)], r.labels):
+            if label is not None:
+                total += 1
+                kept += bool(k)
+    return kept / total if total else 0.0
+
+
+def score(rows: list[ExampleRows], probabilities: dict[int, np.ndarray], threshold: float) -> Scores:
+    keep = {k: v >= threshold for k, v in probabilities.items()}
+    errors = lopsided_errors(rows, keep)
+    return Scores(errors["utility_error"] or 0.0, errors["privacy_error"] or 0.0, _other_kept(rows, keep))
+
+
+def cross_validate(rows: list[ExampleRows], l2: float, other_weight: float) -> dict[int, np.ndarray]:
+    """Out-of-fold probabilities for every fit row (folds by prompt)."""
+    out: dict[int, np.ndarray] = {}
+    for fold in range(FOLDS):
+        train = [r for i, r in enumerate(rows) if i % FOLDS != fold]
+        test = [r for i, r in enumerate(rows) if i % FOLDS == fold]
+        x, y, w = _matrix(train, other_weight)
+        out.update(_probabilities(fit_logistic(x, y, w, l2), test))
+    return out
+
+
+def train(progress=print) -> tuple[LogisticHead, dict]:
+    from agent.config import default_settings
+    from agent.engine.core import Engine
+
+    started = time.time()
+    engine = Engine(default_settings())
+    datasets = load_datasets(None, list(PROMPT_SETS))
+    rows = list(collect(engine, datasets))
+    fit_rows = [r for r in rows if r.half == "fit"]
+    validation_rows = [r for r in rows if r.half == "validation"]
+    progress(f"judge: {len(fit_rows)} fit texts, features in {time.time() - started:.0f} s")
+    best = None
+    for l2 in L2_GRID:
+        for other_weight in OTHER_WEIGHT_GRID:
+            probabilities = cross_validate(fit_rows, l2, other_weight)
+            for threshold in THRESHOLDS:
+                s = score(fit_rows, probabilities, threshold)
+                if best is None or s.cost < best[0].cost - 1e-9:
+                    best = (s, l2, other_weight, threshold)
+    assert best is not None
+    cv, l2, other_weight, threshold = best
+    progress(f"judge: chosen l2={l2} other_weight={other_weight} threshold={threshold} (fit CV: {cv})")
+    x, y, w = _matrix(fit_rows, other_weight)
+    model = fit_logistic(x, y, w, l2)
+    validation = score(validation_rows, _probabilities(model, validation_rows), threshold)
+    fitted = score(fit_rows, _probabilities(model, fit_rows), threshold)
+    about = {
+        "what": "logistic head of the keep/swap judge (agent/decide/judge); keep when P(keep) >= threshold",
+        "trained_on": f"fit half ({SPLIT_VERSION}) of {', '.join(PROMPT_SETS)}",
+        "rows": len(y),
+        "l2": l2, "other_weight": other_weight,
+        "fit_cv": _rounded(cv), "fit_in_sample": _rounded(fitted), "validation": _rounded(validation),
+        "command": "python -m agent.decide.judge.train",
+    }
+    head = LogisticHead(FEATURE_NAMES, *model, threshold, about)
+    progress(f"judge: validation {validation} ({time.time() - started:.0f} s in all)")
+    return head, about
+
+
+def _rounded(s: Scores) -> dict:
+    return {"utility_error": round(s.utility_error, 4), "privacy_error": round(s.privacy_error, 4),
+            "other_kept": round(s.other_kept, 4)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m agent.decide.judge.train", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=paths.resource("judge.json"))
+    parser.add_argument("--check", action="store_true", help="train, then compare with the head at --out instead of writing it")
+    args = parser.parse_args(argv)
+    try:
+        head, about = train(lambda line: print(line, file=sys.stderr, flush=True))
+    except DataMissing as exc:
+        print(f"judge: cannot train: {exc}", file=sys.stderr)
+        return 2
+    if args.check:
+        shipped = LogisticHead.load(args.out)
+        before, after = shipped.about.get("validation", {}), about["validation"]
+        worst = max(abs(before.get(k, 0) - after[k]) for k in after)
+        print(json.dumps({"shipped": before, "retrained": after, "largest_difference": round(worst, 4)}, indent=2))
+        return 0 if worst <= 0.01 else 1
+    args.out.write_text(json.dumps(head.to_json(), indent=1) + "\n", encoding="utf-8")
+    print(f"judge: wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

