@@ -174,9 +174,10 @@ def markdown(row: dict) -> str:
              "| set | type | n | recall | strict |", "|---|---|---|---|---|"]
     for name in ("tab", "abcd_sample"):
         if name in row:
-            table = row[name]["halves"].get("validation") or next(iter(row[name]["halves"].values()), {})
-            for label, c in table.items():
-                lines.append(f"| {name} | {label} | {c['n']} | {c['recall']} | {c['strict']} |")
+            halves = row[name]["halves"]
+            half = "validation" if "validation" in halves else next(iter(halves), "")
+            for label, c in halves.get(half, {}).items():
+                lines.append(f"| {name} ({half}) | {label} | {c['n']} | {c['recall']} | {c['strict']} |")
     for label, c in row["spoken"]["kinds"].items():
         lines.append(f"| spoken (generated) | {label} | {c['n']} | {c['recall']} | {c['strict']} |")
     return "\n".join(lines) + "\n"

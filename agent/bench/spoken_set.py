@@ -38,8 +38,21 @@ class Transcript:
     gold: list[GoldSpoken] = field(default_factory=list)
 
 
+_TENS = {"2": "twenty", "3": "thirty", "4": "forty", "5": "fifty", "6": "sixty", "7": "seventy", "8": "eighty", "9": "ninety"}
+_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+
+
+def _pair(a: str, b: str) -> str:
+    """Two digits read as one number: "41" -> "forty-one", "15" -> "fifteen"."""
+    if a == "1":
+        return _TEENS[int(b)]
+    return _TENS[a] + ("" if b == "0" else "-" + _DIGITS[int(b)])
+
+
 def _spell_digits(rng: random.Random, digits: str, groups: list[int]) -> str:
-    """Digits as words, in groups separated by commas, with 'double' for some pairs."""
+    """Digits as speech-to-text writes them: words in groups separated by commas (or by
+    nothing, or "dash"), with "double"/"triple", "oh" for zero, some pairs read as one
+    number ("forty-one"), now and then a digit written as a numeral or an "uh" between."""
     out_groups = []
     position = 0
     for size in groups:
@@ -49,14 +62,32 @@ def _spell_digits(rng: random.Random, digits: str, groups: list[int]) -> str:
         i = 0
         while i < len(group):
             d = group[i]
-            if i + 1 < len(group) and group[i + 1] == d and rng.random() < 0.5:
+            roll = rng.random()
+            if i + 2 < len(group) and group[i + 1] == d == group[i + 2] and roll < 0.5:
+                words.append(f"triple {_DIGITS[int(d)]}")
+                i += 3
+                continue
+            if i + 1 < len(group) and group[i + 1] == d and roll < 0.5:
                 words.append(f"double {_DIGITS[int(d)]}")
                 i += 2
                 continue
-            words.append("oh" if d == "0" and rng.random() < 0.3 and words else _DIGITS[int(d)])
+            if i + 1 < len(group) and d != "0" and roll > 0.88:
+                words.append(_pair(d, group[i + 1]))
+                i += 2
+                continue
+            if roll > 0.96:
+                words.append(d)  # the recogniser wrote a numeral
+            elif d == "0" and roll < 0.3 and words:
+                words.append("oh")
+            else:
+                words.append(_DIGITS[int(d)])
+            if words and rng.random() < 0.03:
+                words.append("uh")
             i += 1
+        if words and words[-1] == "uh":
+            words.pop()
         out_groups.append(" ".join(words))
-    return ", ".join(out_groups)
+    return rng.choice((", ", ", ", " ", " dash ")).join(out_groups)
 
 
 def _ascii(text: str) -> str:

@@ -164,7 +164,7 @@ def _number_tokens(text: str, start: int) -> tuple[list[Token], int]:
         elif word in _FILLERS and tokens:
             after = _SEPARATOR.match(text, match.end()).end()
             nxt = _WORD.match(text, after)
-            if nxt and (nxt.group().isdigit() or nxt.group().casefold() in UNITS or nxt.group().casefold() in REPEATS):
+            if nxt and (_starts_number(nxt.group()) or nxt.group().casefold() in _ZERO_INSIDE_ONLY):
                 position = after
                 continue
             break
@@ -491,7 +491,8 @@ def _spelled(text: str, known_words: frozenset[str], free) -> list[SpokenEntity]
         word = "".join(t.value for t in tokens)
         has_digits = any(t.kind == "unit" for t in tokens)
         before = text[max(0, start - 40) : start]
-        cue = bool(_SPELL_CUES.search(before)) or any(t.kind == "letter_as" for t in tokens)
+        asked = re.search(r"(?i)\bspell", text[max(0, start - 160) : start]) is not None  # "could you spell it?"
+        cue = asked or bool(_SPELL_CUES.search(before)) or any(t.kind == "letter_as" for t in tokens)
         earlier = text[max(0, start - 400) : start]
         said_before = re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", earlier, re.IGNORECASE) is not None
         if not (cue or said_before or word.casefold() in known_words or len(letters) >= 5):
