@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agent.bench.headline import headline_table
 from agent.bench.runner import BenchReport
+from agent.bench.speed import speed_rows
 
 
 def _fmt(value) -> str:
@@ -38,6 +39,7 @@ def markdown(report: BenchReport) -> str:
     if speed:
         lines.append(f"| Sanitize p95, 50-word prompts (ms) | <= 30 | {_fmt(speed.get('p95_ms'))} | — |")
         lines.append(f"| Restore p95, answers to the 50-word prompts (ms) | <= 2 | {_fmt(speed.get('restore_p95_ms'))} | — |")
+    lines += speed_rows(report.speed_side_by_side)
     lines.append(f"| Restore p95, answers to every text (ms) | | {_fmt(veil.get('restore_p95_ms'))} | — |")
     lines.append(f"| Streaming restore p95, per chunk of 1-12 characters (ms) | | {_fmt(veil.get('stream_chunk_p95_ms'))} | — |")
     for name in report.engine:

@@ -36,6 +36,7 @@ class BenchReport:
     fit_strict: dict[str, DatasetScore] = field(default_factory=dict)
     fit_presidio: dict[str, DatasetScore] = field(default_factory=dict)
     speed_50_words: dict = field(default_factory=dict)
+    speed_side_by_side: dict = field(default_factory=dict)  # bare spaCy NER vs --fast vs the local model
     # Rows on generated sets: identifiers, code and logs, leaks, reformatted echoes (agent/bench/generated.py).
     generated: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -85,6 +86,7 @@ class BenchReport:
         out = {
             "veil": {"summary": self.summary(self.engine), "datasets": {k: v.to_json() for k, v in self.engine.items()}},
             "speed_50_words": self.speed_50_words,
+            "speed_side_by_side": self.speed_side_by_side,
             "generated": self.generated,
             "notes": self.notes,
         }

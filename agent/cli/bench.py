@@ -91,7 +91,12 @@ def run(args: argparse.Namespace) -> int:
             if halves[half]:
                 setattr(report, scores_of, run_engine(strict, halves[half], lambda line, h=half: progress(f"{h} strict {line}")))
     if not args.no_speed:
+        from agent.bench.speed import side_by_side
+
         report.speed_50_words = speed_50_words(engine, datasets)
+        fast = Engine(settings) if args.llm else engine  # --fast: rules, NER and the judge's head
+        report.speed_side_by_side = side_by_side(fast, datasets, settings.detectors.spacy_model,
+                                                 llm_engine=engine if args.llm else None)
     if not args.no_generated:
         from agent.bench.generated import run_generated
 
