@@ -17,6 +17,8 @@ from agent.entities import Span
 # Names every Python program uses (keywords, builtins, typing): None, True, Exception,
 # Optional... In code they are never a person, a place or an organisation.
 CODE_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | frozenset(n for n in dir(typing) if n[:1].isupper())
+# ...and the literals of JSON, SQL, JavaScript and YAML.
+CODE_NAMES |= frozenset({"TRUE", "FALSE", "NULL", "NaN", "null", "true", "false", "undefined", "nil", "Infinity"})
 
 # Characters that never occur in a name, place or organisation as written in prose.
 _CODE_CHARS = re.compile(r"::|->|=>|[_/\\=(){}<>$;|`]|[a-z0-9]\.[a-z]|:\d")

@@ -10,6 +10,7 @@ import phonenumbers
 
 from agent.detect.base import DetectionContext, Detector
 from agent.entities import Label, Span
+from agent.substitute.dates import shift_date
 from agent.knowledge.places import STREET_TYPE_PATTERN
 
 
@@ -402,6 +403,8 @@ class DateDetector:
             for match in pattern.finditer(text):
                 if match.start() in log_starts:
                     continue
+                if shift_date(match.group(), 0) is None:
+                    continue  # "0.4.21", "13.13.2020": a version or a number, not a calendar date
                 score = 0.9 if _near(text, match.start(), _DOB_CONTEXT, 40) else 0.75
                 spans.append(Span(match.start(), match.end(), Label.DATE, match.group(), score, self.name))
         return spans
