@@ -10,8 +10,8 @@ import phonenumbers
 
 from agent.detect.base import DetectionContext, Detector
 from agent.entities import Label, Span
-from agent.substitute.dates import shift_date
 from agent.knowledge.places import STREET_TYPE_PATTERN
+from agent.substitute.dates import shift_date
 
 
 class RegexDetector:
