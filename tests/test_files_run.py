@@ -142,6 +142,11 @@ def test_rerun_skips_finished_files_and_bad_file_does_not_stop_the_run(store, tm
     (source / "a.txt").write_text(f"{PEOPLE[0]} changed her mind.\n", encoding="utf-8")
     third = sanitize_files(sanitizer, store, [source], tmp_path / "out")
     assert {f.relative: f.status for f in third.files}["a.txt"] == "sanitized"
+    # Another policy (a new exclusion) makes every file due again.
+    changed = _sanitizer(store, "rerun", ProjectPolicy(exclusions=["changed her mind"]))
+    fourth = sanitize_files(changed, store, [source], tmp_path / "out")
+    assert {f.relative: f.status for f in fourth.files} == {"a.txt": "sanitized", "broken.docx": "failed",
+                                                          "c.json": "sanitized"}
     assert not list((tmp_path / "out").glob("*.part"))
 
 

@@ -36,6 +36,7 @@ from agent.files.runner import (
     _ticker,
     collect,
     file_digest,
+    policy_fingerprint,
     write_atomically,
 )
 from agent.files.sanitizer import Chunk, DocumentOutcome, ProjectSanitizer, chunks_of
@@ -125,7 +126,7 @@ def sanitize_files_parallel(
     jobs, reports = collect(paths)
     out_dir.mkdir(parents=True, exist_ok=True)
     _refuse_inputs_inside(jobs, out_dir)
-    manifest = Manifest(out_dir, project.name)
+    manifest = Manifest(out_dir, project.name, policy_fingerprint(project.policy, spoken))
     tick = _ticker(jobs, progress)
     context = multiprocessing.get_context("spawn")
     # One math thread per worker: N workers with N BLAS threads each would fight over the

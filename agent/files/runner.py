@@ -166,12 +166,20 @@ def file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
+def policy_fingerprint(policy, spoken: bool = True) -> str:
+    """What the manifest compares to decide that a finished file is still finished."""
+    data = json.dumps({"policy": policy.to_json(), "spoken": spoken}, sort_keys=True)
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:16]
+
+
 class Manifest:
     """Which inputs are done, by content hash, in the output folder."""
 
-    def __init__(self, folder: Path, project: str):
+    def __init__(self, folder: Path, project: str, policy: str = ""):
         self.path = folder / MANIFEST_NAME
         self.project = project
+        # A file done under another policy (a new exclusion, another column choice) is done again.
+        self.policy = policy
         self.files: dict[str, dict] = {}
         if self.path.exists():
             try:
@@ -185,13 +193,15 @@ class Manifest:
         entry = self.files.get(str(job.relative))
         if not entry or entry.get("sha256") != digest or not (folder / entry.get("output", "\0")).exists():
             return None
+        if entry.get("policy", "") != self.policy:
+            return None
         report = FileReport.from_json(entry["report"])
         report.status = "skipped"
         return report
 
     def record(self, job: FileJob, digest: str, report: FileReport) -> None:
-        self.files[str(job.relative)] = {"sha256": digest, "output": report.output, "finished_at": time.time(),
-                                         "report": report.to_json()}
+        self.files[str(job.relative)] = {"sha256": digest, "policy": self.policy, "output": report.output,
+                                         "finished_at": time.time(), "report": report.to_json()}
         data = {"project": self.project, "files": self.files}
         write_atomically(self.path, (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
 
@@ -235,7 +245,7 @@ def sanitize_files(
     jobs, reports = collect(paths)
     out_dir.mkdir(parents=True, exist_ok=True)
     _refuse_inputs_inside(jobs, out_dir)
-    manifest = Manifest(out_dir, sanitizer.project.name)
+    manifest = Manifest(out_dir, sanitizer.project.name, policy_fingerprint(sanitizer.project.policy, sanitizer.spoken))
     tick = _ticker(jobs, progress)
     if sanitizer.corpus is not None:
         _collect_corpus(sanitizer, jobs, tick)
