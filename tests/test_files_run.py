@@ -226,6 +226,12 @@ def test_corpus_swap_takes_stand_ins_from_other_documents(store, tmp_path):
         others = [org for n, org in orgs.items() if n != name]
         swapped += any(org in text for org in others)
     assert swapped >= 1  # at least one stand-in is another document's organisation
+    # A stand-in that is another document's real name still restores to the right one.
+    project = open_project(store, "corpus", create=False)
+    back = restore_files(sanitizer.engine, project.conversation, [tmp_path / "out"], tmp_path / "back")
+    assert all(f.status == "restored" for f in back.files)
+    for name in orgs:
+        assert (tmp_path / "back" / name).read_text(encoding="utf-8") == (source / name).read_text(encoding="utf-8")
 
 
 def test_two_workers_share_one_map_through_the_vault(store, tmp_path):
