@@ -156,3 +156,12 @@ def test_attachment_text_for_the_chat(tmp_path):
         read_attachment(path, max_chars=50)
     with pytest.raises(FileRejected, match="can attach"):
         read_attachment(tmp_path / "photo.png")
+
+
+def test_json_keys_that_look_personal_are_reported_not_changed(tmp_path):
+    path = tmp_path / "by_mail.json"
+    path.write_text(json.dumps({"anna.k@example.org": {"visits": 3}, "plan": "basic"}), encoding="utf-8")
+    document = read_document(path)
+    assert [s.text for s in document.segments] == ["basic"]
+    assert document.warnings and "keys look like personal data" in document.warnings[0]
+    assert "anna.k@example.org" not in document.warnings[0]  # the report must not carry it whole

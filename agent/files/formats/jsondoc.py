@@ -25,6 +25,16 @@ def _strings(value: Any, path: str, out: list[tuple[list, Any, str]], parent=Non
             _strings(v, f"{path}[{i}]", out, value, i)
 
 
+def _keys(value: Any):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from _keys(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _keys(v)
+
+
 @dataclass
 class JsonDocument:
     values: list[Any]  # one per line for JSONL, one for JSON (wrapped in a holder)
@@ -70,6 +80,13 @@ class JsonDocument:
             if holder is not None:
                 _strings(holder["v"], f"line {number}: $" if lines else "$", found, holder, "v")
         segments = [Segment(value, joiner="\n\n", where=path) for _, value, path in found]
+        # Keys are never changed; say so when some look like personal data (an e-mail or
+        # a long number used as a key), so the report shows them.
+        suspicious = sorted({k for holder in values if holder is not None for k in _keys(holder["v"])
+                             if "@" in k or sum(ch.isdigit() for ch in k) >= 6})
+        if suspicious:
+            warnings.append(f"{len(suspicious)} keys look like personal data and are kept as they are (keys are "
+                            f"never changed), e.g. {suspicious[0][:3]}…")
         indent = None
         if not lines:
             match = re.search(r"\n([ \t]+)[\"\[{\d\-tfn]", text)
