@@ -33,11 +33,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent.decide.choices import chosen_for_all, distinct_values, toggled
 from agent.entities import Action, Label
 from agent.providers.errors import describe_failure
 from agent.session.conversation import Conversation, Message, MessageState
 from desktop import icons
 from desktop.colors import risk_color
+from desktop.details_panel import DetailsPanel
 from desktop.dialogs import confirm
 from desktop.markdown_view import MarkdownView
 from desktop.provider_picker import ProviderPicker, destination_text
@@ -91,6 +93,19 @@ def restored_marks(spans, offset: int = 0) -> list[Mark]:
              _nowrap(f"<b>{s.label.value}</b> — restored: <b>{_e(s.real)}</b><br>the answer said: {_e(s.stand_in)}"), s)
         for s in spans
     ]
+
+
+def sent_marks(result) -> list[Mark]:
+    """Marks for what was sent, from restoring it with the conversation's map: each
+    restored span's place in the restored text, moved back to where its stand-in is."""
+    marks, shift = [], 0
+    for s in sorted(result.spans, key=lambda s: s.start):
+        start = s.start + shift
+        end = start + len(s.stand_in)
+        shift += len(s.stand_in) - (s.end - s.start)
+        tip = (f"<b>{s.label.value}</b> — real value: <b>{_e(s.real)}</b><br>sent as: {_e(s.stand_in)}")
+        marks.append(Mark(start, end, s.label.value, "replaced", _nowrap(tip), s))
+    return marks
 
 
 class Banner(QFrame):
@@ -147,6 +162,7 @@ class MessageView(QFrame):
     """One message in the transcript: who, the text, copy, and a state line."""
 
     retry_clicked = Signal(int)
+    sent_requested = Signal(object)  # this view wants the marks of what was sent (show_sent_marks)
 
     def __init__(self, role: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -215,6 +231,8 @@ class MessageView(QFrame):
     def _unfold(self) -> None:
         self.show_all.setVisible(False)
         self.body.set_content(self._full)
+        if self.toggle_sent.isChecked():
+            self.sent_requested.emit(self)
 
     def _show_sent(self, on: bool) -> None:
         if self.message is None:
@@ -222,6 +240,14 @@ class MessageView(QFrame):
         self.title.setText("<b>Sent</b>" if on else "<b>You</b>")
         self.toggle_sent.setText("Show what you typed" if on else "Show what was sent")
         self.set_user_text(self.message.sent if on else self.message.typed)
+        if on:
+            self.sent_requested.emit(self)  # the stand-ins get highlighted when the window has them
+
+    def show_sent_marks(self, marks: list[Mark]) -> None:
+        """What was sent, with its stand-ins highlighted like the preview (hover: the real value)."""
+        if self.toggle_sent.isChecked() and self.message is not None:
+            self._full = self.message.sent
+            self.body.set_content(self.message.sent, marks)
 
     # -- answers -----------------------------------------------------------------------------------------
     def append_answer(self, chunks) -> None:
@@ -398,6 +424,14 @@ class ChatWindow(QMainWindow):
         self.copy_sent_button.setAutoRaise(True)
         self.copy_sent_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.preview.text()))
         head.addWidget(self.copy_sent_button)
+        self.details_button = QToolButton()
+        self.details_button.setText("Details")
+        self.details_button.setToolTip("Show or hide the list of everything detected, with keep/replace per value")
+        self.details_button.setCheckable(True)
+        self.details_button.setChecked(True)
+        self.details_button.setAutoRaise(True)
+        self.details_button.toggled.connect(lambda on: self.details.setVisible(on))
+        head.addWidget(self.details_button)
         bottom_layout.addLayout(head)
         self.preview = HighlightView(clickable=True)
         self.preview.setObjectName("preview")
@@ -434,8 +468,13 @@ class ChatWindow(QMainWindow):
         vertical.setSizes([430, 300])
         layout.addWidget(vertical, 1)
         splitter.addWidget(right)
+        self.details = DetailsPanel()
+        self.details.value_toggled.connect(self.choose_for_value)
+        self.details.type_toggled.connect(self.choose_for_type)
+        self.details.reset_requested.connect(self.reset_choices)
+        splitter.addWidget(self.details)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([240, 860])
+        splitter.setSizes([220, 620, 380])
         # The chat, or (vault locked) a page that shows no real value at all.
         self.pages = QStackedWidget()
         self.pages.addWidget(splitter)
@@ -579,6 +618,7 @@ class ChatWindow(QMainWindow):
         self.composer.clear()
         self.composer.blockSignals(False)
         self.preview.clear_content()
+        self.details.clear()
         self.last_draft = None
         for label in (self.risk_label, self.preview_status, self.warning_label):
             label.clear()
@@ -764,6 +804,7 @@ class ChatWindow(QMainWindow):
     def _add_view(self, role: str) -> MessageView:
         view = MessageView(role)
         view.retry_clicked.connect(self.retry)
+        view.sent_requested.connect(self.show_sent)
         self.empty_label.setVisible(False)
         self._top_stretch(False)
         self.transcript_layout.insertWidget(self.transcript_layout.count() - 1, view)
@@ -783,6 +824,7 @@ class ChatWindow(QMainWindow):
             self._preview_seq += 1
             self.last_draft = None
             self.preview.clear_content()
+            self.details.clear()
             self.risk_label.clear()
             self.preview_status.clear()
             self.warning_label.setVisible(False)
@@ -842,24 +884,62 @@ class ChatWindow(QMainWindow):
         )
         self.warning_label.setText("\n".join("⚠ " + w for w in result.warnings))
         self.warning_label.setVisible(bool(result.warnings))
+        self.details.show_result(result, choices=len(self.conversation.choices) if self.conversation else 0)
 
     def toggle_entity(self, mark: Mark) -> None:
-        """Keep the real value, or force a stand-in: remembered for this conversation."""
-        r = mark.key
-        if r is None or self.conversation is None:
+        """A click on a highlighted value in the preview."""
+        if mark.key is not None:
+            self.choose_for_value(mark.key)
+
+    def choose_for_value(self, entity) -> None:
+        """Keep the real value, or force a stand-in (agent.decide.choices says which):
+        remembered for this conversation."""
+        if self.conversation is None:
             return
-        if r.label is Label.SECRET:
+        action = toggled(entity.action, entity.label, self.state.settings)
+        if action is None:
             self.preview_status.setText("secrets are never sent")
             return
-        if r.action is Action.KEEP:
-            action = Action.LABEL if self.state.settings.substitution_level == 0 else Action.REPLACE
-        else:
-            action = Action.KEEP
-        self.conversation.set_choice(r.real, r.label, action)
+        self.conversation.set_choice(entity.real, entity.label, action)
+        self._choices_changed()
+
+    def choose_for_type(self, label, keep: bool, values: list[str]) -> None:
+        """Keep (or swap) every value of a type found in this message."""
+        if self.conversation is None:
+            return
+        action = chosen_for_all(label, keep, self.state.settings)
+        if action is None:
+            self.preview_status.setText("secrets are never sent")
+            return
+        for _, real in distinct_values((label, value) for value in values):
+            self.conversation.set_choice(real, label, action)
+        self._choices_changed()
+
+    def reset_choices(self) -> None:
+        """Forget this conversation's keep/replace choices: the engine decides again."""
+        if self.conversation is None:
+            return
+        self.conversation.forget_choices()
+        self._choices_changed()
+
+    def _choices_changed(self) -> None:
         if self.conversation_stored and self.state.vault_is_open():
             conversation, store = self.conversation, self.state.store
             self.background.submit(lambda: store.save_conversation(conversation), None, self._vault_error)
         self.update_preview()
+
+    def show_sent(self, view: MessageView) -> None:
+        """Highlight the stand-ins of a sent message: found with the conversation's map."""
+        conversation, engine, message = self.conversation, self.state.engine, view.message
+        if conversation is None or message is None or self.state.engine_phase != EnginePhase.READY:
+            return
+
+        def done(result) -> None:
+            if not self.locked_view:
+                view.show_sent_marks(sent_marks(result))
+
+        self.background.submit(lambda: engine.restore(message.sent, conversation), done,
+                               lambda exc: log.debug("marking what was sent failed: %s", exc))
 
     # -- sending ------------------------------------------------------------------------------------------------
     def picked_provider(self) -> tuple[str, str]:

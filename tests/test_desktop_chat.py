@@ -474,3 +474,95 @@ def test_an_idle_lock_hides_the_window_too_and_auto_lock_is_on_by_default(qtbot,
     veil.state.store.lock("idle")  # what the vault's idle watcher does, in its own thread
     qtbot.waitUntil(lambda: chat.locked_view, timeout=5000)
     assert "Sarah Mitchell" not in every_text(chat)
+
+
+# -- the side panel of detected items ------------------------------------------------------------------
+PANEL_PROMPT = ("Ask Sarah Mitchell and Tom Baker (tom.baker@northwind.io) whether the Lisbon "
+                "office can pay Sarah Mitchell's invoice.")
+
+
+def panel_rows(chat):
+    from desktop.details_panel import ROLE_ENTITY
+
+    return {(r.data(0, ROLE_ENTITY).label.value, r.text(1)): r for r in chat.details.rows()}
+
+
+def test_side_panel_lists_every_detected_value_with_stand_in_and_why(qtbot, veil):
+    from PySide6.QtCore import Qt
+
+    chat = veil.chat
+    draft = type_and_preview(qtbot, chat, PANEL_PROMPT)
+    rows = panel_rows(chat)
+    expected = {(e.label.value, e.real) for e in draft.result.entities}
+    assert set(rows) == expected  # each value once, "Sarah Mitchell" mentioned twice
+    assert ("PERSON", "Sarah Mitchell") in rows and ("EMAIL", "tom.baker@northwind.io") in rows
+    for entity in draft.result.entities:
+        row = rows[(entity.label.value, entity.real)]
+        assert row.text(3) == entity.reason
+        kept = entity.action.value == "keep"
+        assert row.text(2) == ("(the real value)" if kept else entity.sent)
+        assert row.checkState(0) == (Qt.CheckState.Checked if kept else Qt.CheckState.Unchecked)
+    assert chat.details.group(draft.result.entities[0].label).text(0).endswith(")")
+
+
+def test_panel_boxes_keep_a_value_or_a_whole_type_and_reset_hands_back_to_the_engine(qtbot, veil, fake_openai):
+    from PySide6.QtCore import Qt
+
+    from agent.entities import Action, Label
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, PANEL_PROMPT)
+    row = panel_rows(chat)[("PERSON", "Sarah Mitchell")]
+    assert row.checkState(0) == Qt.CheckState.Unchecked
+    chat.last_draft = None
+    row.setCheckState(0, Qt.CheckState.Checked)  # what a click on the box does
+    qtbot.waitUntil(lambda: chat.last_draft is not None and not chat.preview.rendering, timeout=20000)
+    assert chat.conversation.choice_for("Sarah Mitchell") is Action.KEEP
+    assert chat.preview.text().count("Sarah Mitchell") == 2 and "Tom Baker" not in chat.preview.text()
+    assert panel_rows(chat)[("PERSON", "Sarah Mitchell")].checkState(0) == Qt.CheckState.Checked
+    assert chat.details.group(Label.PERSON).checkState(0) == Qt.CheckState.PartiallyChecked
+    # The type's box: every person kept.
+    chat.last_draft = None
+    chat.details.group(Label.PERSON).setCheckState(0, Qt.CheckState.Checked)
+    qtbot.waitUntil(lambda: chat.last_draft is not None and not chat.preview.rendering, timeout=20000)
+    assert "Tom Baker" in chat.preview.text() and chat.conversation.choice_for("Tom Baker") is Action.KEEP
+    assert chat.details.reset_button.isEnabled()
+    # Sent as shown; the choices are stored with the conversation.
+    chat.send()
+    wait_answer(qtbot, chat)
+    assert "Tom Baker" in fake_openai.requests[-1].text
+    assert veil.state.store.load_conversation(chat.conversation.id).choice_for("Tom Baker") is Action.KEEP
+    # Reset: the engine decides again, in memory and in the vault.
+    type_and_preview(qtbot, chat, PANEL_PROMPT)
+    chat.last_draft = None
+    chat.details.reset_button.click()
+    qtbot.waitUntil(lambda: chat.last_draft is not None and not chat.preview.rendering, timeout=20000)
+    assert "Tom Baker" not in chat.preview.text() and "Sarah Mitchell" not in chat.preview.text()
+    assert chat.conversation.choices == [] and not chat.details.reset_button.isEnabled()
+    qtbot.waitUntil(lambda: veil.state.store.load_conversation(chat.conversation.id).choices == [], timeout=5000)
+
+
+def test_secrets_have_no_keep_box(qtbot, veil):
+    chat = veil.chat
+    type_and_preview(qtbot, chat, "My key is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD, why does it fail?")
+    row = next(r for (label, _), r in panel_rows(chat).items() if label == "SECRET")
+    from PySide6.QtCore import Qt
+
+    assert not row.flags() & Qt.ItemFlag.ItemIsUserCheckable and row.text(0) == "never"
+
+
+def test_show_what_was_sent_is_highlighted_like_the_preview(qtbot, veil, fake_openai):
+    chat = veil.chat
+    draft = type_and_preview(qtbot, chat, PANEL_PROMPT)
+    preview_marks = [(m.label, chat.preview.text()[m.start:m.end]) for m in chat.preview.marks() if m.style != "kept"]
+    chat.send()
+    wait_answer(qtbot, chat)
+    user = chat.views[-2]
+    user.toggle_sent.click()
+    qtbot.waitUntil(lambda: bool(user.body.marks()) and not user.body.rendering, timeout=10000)
+    assert user.body.text() == draft.result.sanitized
+    shown = [(m.label, user.body.text()[m.start:m.end]) for m in user.body.marks()]
+    assert shown == preview_marks
+    mark = next(m for m in user.body.marks() if m.label == "PERSON")
+    assert mark.key.real in ("Sarah Mitchell", "Tom Baker")
+    assert mark.key.real in user.body.tooltip_at(user.body.rect_of(mark)[0])

@@ -136,6 +136,7 @@ class Conversation:
         self._unsaved: list[MapEntry] = []
         self.revision = 0  # bumped on every map change: caches of the compiled map key on it
         self._unsaved_choices: list[EntityChoice] = []
+        self._forgotten_choices: set[str] = set()  # folded values whose stored choice must go
         self.synced_through = 0
         for entry in entries:
             self._index(entry)
@@ -250,7 +251,28 @@ class Conversation:
         with self._lock:
             self._choices[fold(real)] = choice
             self._unsaved_choices.append(choice)
+            self._forgotten_choices.discard(fold(real))
         return choice
+
+    def forget_choices(self, reals: Iterable[str] | None = None) -> list[str]:
+        """Drop the user's choices for these values (None: all): the engine decides again.
+        Returns the values forgotten; the store deletes them at the next save."""
+        with self._lock:
+            keys = list(self._choices) if reals is None else [fold(r) for r in reals if fold(r) in self._choices]
+            gone = [self._choices.pop(key).real for key in keys]
+            self._unsaved_choices = [c for c in self._unsaved_choices if fold(c.real) not in keys]
+            self._forgotten_choices.update(keys)
+            return gone
+
+    def forgotten_choices(self) -> list[str]:
+        """Folded values whose stored choices a store must delete (see forget_choices)."""
+        with self._lock:
+            return sorted(self._forgotten_choices)
+
+    def choices_deleted(self, keys: Iterable[str]) -> None:
+        """The store deleted these choices: nothing left to do for them."""
+        with self._lock:
+            self._forgotten_choices.difference_update(keys)
 
     @property
     def choices(self) -> list[EntityChoice]:
@@ -358,6 +380,7 @@ class MemoryStore:
             self._conversations[conversation.id] = conversation
             conversation.take_unsaved()
             conversation.take_unsaved_choices()
+            conversation.choices_deleted(conversation.forgotten_choices())
             self._updated[conversation.id] = time.time()
             self._messages.setdefault(conversation.id, [])
 

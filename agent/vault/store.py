@@ -685,6 +685,7 @@ class VaultStore:
         try:
             with self._write() as conn:
                 learnt, last = entity_map.entries_after(conn, conversation.id, conversation.synced_through)
+                forgotten = conversation.forgotten_choices()
                 self._persist(conn, conversation, entries, choices)
                 new_id = self._write_message(conn, message) if message is not None else None
                 last = max(last, entity_map.last_row_id(conn, conversation.id))
@@ -703,6 +704,7 @@ class VaultStore:
             self._give_back(conversation.id, entries, choices)
             raise
         conversation.absorb(learnt, last)
+        conversation.choices_deleted(forgotten)
         return new_id
 
     def list_conversations(self) -> list[ConversationSummary]:
@@ -794,6 +796,9 @@ class VaultStore:
             (conversation.id, conversation.seed, conversation.title, conversation.created_at, now),
         )
         entity_map.insert_entries(conn, conversation.id, entries)
+        # Choices the user reset (chat window): deleted before the new ones are written.
+        conn.executemany("DELETE FROM choices WHERE conversation_id = ? AND real_key = ?",
+                         [(conversation.id, key) for key in conversation.forgotten_choices()])
         conn.executemany(
             "INSERT INTO choices (conversation_id, real_key, real, label, action, chosen_at) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(conversation_id, real_key) DO UPDATE SET "
