@@ -14,6 +14,7 @@ from agent.config import Settings
 from agent.session.conversation import Conversation, fold
 from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, RiskScore, Span
 from agent.engine.local_tasks import RelevanceJudge
+from agent.decide.judge.runtime import LearnedJudge, shipped_head
 from agent.decide.choices import swap_action
 from agent.decide.relevance import RelevanceRules, Verdict
 
@@ -32,10 +33,14 @@ _PUBLIC_DISCOUNT = 0.25
 
 
 class Decider:
-    def __init__(self, settings: Settings, judge: RelevanceJudge | None = None):
+    def __init__(self, settings: Settings, judge: RelevanceJudge | None = None, learned: LearnedJudge | None = None):
         self.settings = settings
         self.judge = judge
         self.rules = RelevanceRules()
+        # The trained keep/swap head (resources/judge.json): it decides, the rules are its
+        # inputs. Without it (file missing or stale) the rules decide as before.
+        head = shipped_head() if learned is None else None
+        self.learned = learned or (LearnedJudge(head, self.rules) if head is not None else None)
 
     def decide(
         self,
@@ -61,12 +66,15 @@ class Decider:
             key = fold(spans[i].canonical or spans[i].text)
             if rule is not None and (key not in best or rule.confidence > best[key].confidence):
                 best[key] = rule
-        for index, model_verdict in zip(undecided, judged):
+        learned = self._learned(text, [spans[i] for i in undecided])
+        for index, model_verdict, learned_verdict in zip(undecided, judged, learned):
             span = spans[index]
             rule = best.get(fold(span.canonical or span.text))
             keep, reason = self._default(span), "default for its type"
             if rule is not None:
                 keep, reason = rule.keep, rule.reason
+            if learned_verdict is not None and learned_verdict != keep:
+                keep, reason = learned_verdict, "judge: " + ("needed for the answer" if learned_verdict else "not needed for the answer")
             if model_verdict is not None and (rule is None or rule.confidence < 0.85):
                 keep, reason = model_verdict, "local model: " + ("needed for the answer" if model_verdict else "not needed")
             action = Action.KEEP if keep else self._swap_action()
@@ -121,6 +129,11 @@ class Decider:
     def _default(self, span: Span) -> bool:
         """Keep (True) or swap when no rule has an opinion."""
         return span.label in (Label.LOCATION, Label.NORP)
+
+    def _learned(self, text: str, spans: list[Span]) -> list[bool | None]:
+        if self.learned is None or not spans:
+            return [None] * len(spans)
+        return list(self.learned.judge(text, spans))
 
     def _judge(self, text: str, spans: list[Span]) -> list[bool | None]:
         if self.judge is None or not spans:
