@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -244,16 +245,15 @@ def config_path() -> Path:
 
 def load_settings(path: Path | None = None) -> Settings:
     """Defaults overlaid with the user's file. A broken file raises ConfigError (never ignored
-    silently: the user would lose their policy without knowing)."""
+    silently: the user would lose their policy without knowing).
+
+    The protection lists (`lists`) live in the vault (agent.vault.lists): here they are
+    empty, or what a config written before that still holds until the vault takes it over."""
     path = path or config_path()
     with open(paths.resource("default_config.toml"), "rb") as f:
         merged = tomllib.load(f)
     if path.exists():
-        try:
-            with open(path, "rb") as f:
-                user = tomllib.load(f)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
+        user = _read_user_file(path)
         # Before the merge: the flat table's kind is the user's, or the default one.
         default_kind = merged.get("provider", {}).get("kind", "local")
         merged = _merge(merged, migrate_provider_table(user, default_kind))
@@ -261,13 +261,67 @@ def load_settings(path: Path | None = None) -> Settings:
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
+    """Write the settings to the user's file, readable by the user only, without the
+    protection lists (they go to the vault: agent.vault.lists.write_lists). A [lists]
+    table an older Veil left in the file stays until the vault takes it over."""
     settings.validate()
     path = path or config_path()
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as f:
-        tomli_w.dump(settings.to_dict(), f)
-    os.replace(tmp, path)  # atomic: a crash never leaves half a config
+    data = settings.to_dict()
+    del data["lists"]
+    left = lists_in_file(path)
+    if left is not None:
+        data["lists"] = asdict(left)
+    _write_user_file(path, data)
     return path
+
+
+def lists_in_file(path: Path | None = None) -> ListSettings | None:
+    """The [lists] table of the user's config file (a Veil from before the lists moved into
+    the vault wrote it there), or None when it has none."""
+    path = path or config_path()
+    if not path.exists():
+        return None
+    table = _read_user_file(path).get("lists")
+    if not isinstance(table, dict):
+        return None
+    return _build(ListSettings, table, "lists.")
+
+
+def remove_lists_from_file(path: Path | None = None) -> None:
+    """Rewrite the user's config file without its [lists] table (once the vault has them)."""
+    path = path or config_path()
+    if not path.exists():
+        return
+    data = _read_user_file(path)
+    if data.pop("lists", None) is not None:
+        _write_user_file(path, data)
+
+
+def _read_user_file(path: Path) -> dict[str, Any]:
+    try:
+        if path.stat().st_mode & 0o077:  # written by an older Veil: readable by others
+            os.chmod(path, 0o600)
+    except OSError:
+        pass
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
+
+
+def _write_user_file(path: Path, data: dict[str, Any]) -> None:
+    # A new file each time, created 0600 (never an old temp file's looser mode), then
+    # renamed over the old one: a crash never leaves half a config.
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            tomli_w.dump(data, f)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

@@ -24,20 +24,28 @@ def data_dir() -> Path:
     """The vault, models and other per-user data."""
     home = _home_override()
     path = home / "data" if home else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return _private_dir(path)
 
 
 def config_dir() -> Path:
     home = _home_override()
     path = home / "config" if home else Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return _private_dir(path)
 
 
 def models_dir() -> Path:
-    path = data_dir() / "models"
-    path.mkdir(parents=True, exist_ok=True)
+    return _private_dir(data_dir() / "models")
+
+
+def _private_dir(path: Path) -> Path:
+    """Veil's own folder, created readable by the user only (0700); one an older Veil made
+    0755 is tightened. Only this folder: its parents (~/.local/share...) are not ours."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        if path.stat().st_mode & 0o077:
+            os.chmod(path, 0o700)
+    except OSError:
+        pass  # a folder we may not change (shared portable stick): the files are still 0600
     return path
 
 

@@ -124,16 +124,20 @@ class AppState(QObject):
         settings = copy.deepcopy(self.settings)
 
         def work() -> Any:
+            from agent.vault.lists import load_lists_into
+
             info = describe_vault()
             self.vault_creating = not info.exists
             if self.store is not None:
                 self.store.unlock(passphrase=passphrase)
+                load_lists_into(settings, self.store)
                 return self.store
             return open_default_store(interactive=False, settings=settings, passphrase=passphrase)
 
         def done(store: Any) -> None:
             self.store = store
             self.vault_phase, self.vault_error = VaultPhase.OPEN, ""
+            self._use_lists(settings.lists)  # the protection lists live in the vault
             log.info("vault open (%s mode)", getattr(store, "mode", "?"))
             self.vault_changed.emit()
             self.conversations_changed.emit()
@@ -155,6 +159,16 @@ class AppState(QObject):
         self.vault_phase = VaultPhase.OPENING
         self.vault_changed.emit()
         self.background.submit(work, done, failed)
+
+    def _use_lists(self, lists) -> None:
+        """The protection lists read from the vault: shown in Settings, and the engine
+        reloaded with them when they differ from what it has."""
+        if lists == self.settings.lists:
+            return
+        self.settings.lists = copy.deepcopy(lists)
+        self.settings_changed.emit()
+        if self.engine is not None:
+            self._reload_engine(copy.deepcopy(self.settings))
 
     def lock_vault(self) -> None:
         if self.store is None:
@@ -186,8 +200,11 @@ class AppState(QObject):
     # -- settings ---------------------------------------------------------------------------------
     def apply_settings(self, settings: Settings, on_done: Callable[[], None] | None = None,
                        on_error: Callable[[BaseException], None] | None = None) -> None:
-        """Validate and save, then reload the engine with them (in a worker)."""
+        """Validate and save, then reload the engine with them (in a worker). The
+        protection lists are saved in the vault (agent.vault.lists), never in the file."""
         settings.validate()
+        if settings.lists != self.settings.lists:
+            self._save_lists(settings.lists)
         save_settings(settings)
         old = self.settings
         self.settings = settings
@@ -202,6 +219,22 @@ class AppState(QObject):
             if on_done:
                 on_done()
             return
+        self._reload_engine(settings, on_done, on_error)
+
+    def _save_lists(self, lists) -> None:
+        from agent.config import ConfigError
+        from agent.vault import VaultError
+        from agent.vault.lists import write_lists
+
+        if not self.vault_is_open():
+            raise ConfigError("the protection lists are kept in the encrypted vault: unlock it to change them")
+        try:
+            write_lists(self.store, lists)
+        except VaultError as exc:
+            raise ConfigError(f"the protection lists could not be saved in the vault: {exc}") from exc
+
+    def _reload_engine(self, settings: Settings, on_done: Callable[[], None] | None = None,
+                       on_error: Callable[[BaseException], None] | None = None) -> None:
         self.engine_phase = EnginePhase.LOADING
         self.engine_changed.emit()
         engine = self.engine

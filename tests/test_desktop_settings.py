@@ -73,8 +73,11 @@ def test_settings_test_connection_key_policy_and_save(qtbot, veil, fake_openai, 
         qtbot.waitUntil(lambda: memory_keyring.entries.get(("veil", "openai")) == "sk-test-key-123456", timeout=5000)
         saved = load_settings()
         assert saved.provider.kind == "openai" and saved.provider.model == "model-b"
-        assert saved.policy["PERSON"] == "label" and saved.lists.always_protect == ["Project Nightjar"]
-        assert saved.lists.custom_patterns[0].pattern == r"PRJ-\d{4}"
+        assert saved.policy["PERSON"] == "label" and saved.lists.always_protect == []  # not in config.toml
+        from agent.vault.lists import read_lists
+
+        lists = read_lists(veil.state.store)  # the protection lists live in the vault
+        assert lists.always_protect == ["Project Nightjar"] and lists.custom_patterns[0].pattern == r"PRJ-\d{4}"
         assert saved.local_model.release_after_minutes == 3
         from models import runtime
 

@@ -26,6 +26,7 @@ from agent.vault import (
     VaultUnavailable,
     db,
     move_vault_aside,
+    request_lock,
 )
 from agent.vault.keys import derive_key, read_header
 
@@ -96,9 +97,10 @@ def test_plain_sqlite_cannot_read_it(vault_path):
 def test_files_are_private_to_the_user(vault_path):
     with _store(vault_path) as store:
         _fill_real_values(store)
+        request_lock(vault_path, "unlock")
         for path in _vault_files(vault_path):
-            if not path.name.endswith(".lock-request"):
-                assert path.stat().st_mode & 0o077 == 0, path.name
+            assert path.stat().st_mode & 0o077 == 0, path.name
+        assert vault_path.parent.stat().st_mode & 0o077 == 0
 
 
 def _big_vault(vault_path: Path) -> None:

@@ -103,13 +103,19 @@ def _close(store) -> None:
         close()
 
 
-def _settings():
+def _settings(store=None):
+    """The saved settings, with the protection lists kept in the vault (`store`)."""
     from agent.config import ConfigError, load_settings
 
     try:
-        return load_settings()
+        settings = load_settings()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
+    if store is not None and hasattr(store, "get_setting"):
+        from agent.vault.lists import load_lists_into
+
+        load_lists_into(settings, store)
+    return settings
 
 
 def run_sanitize(args: argparse.Namespace) -> int:
@@ -123,7 +129,7 @@ def run_sanitize(args: argparse.Namespace) -> int:
     policy = _policy_from(args)
     store, project = _open(args.project, create=True, policy_update=policy)
     try:
-        sanitizer = ProjectSanitizer(_settings(), project, spoken=not args.no_spoken,
+        sanitizer = ProjectSanitizer(_settings(store), project, spoken=not args.no_spoken,
                                      corpus=CorpusPool() if project.policy.corpus_swap else None)
         bar = ProgressBar(sys.stderr)
         workers = _usable_workers(args.workers, store, project)
@@ -186,7 +192,7 @@ def run_restore(args: argparse.Namespace) -> int:
 
     store, project = _open(args.project, create=False)
     try:
-        sanitizer = ProjectSanitizer(_settings(), project, spoken=False)
+        sanitizer = ProjectSanitizer(_settings(store), project, spoken=False)
         bar = ProgressBar(sys.stderr)
         try:
             result = restore_files(sanitizer.engine, project.conversation, args.paths, args.out, progress=bar.update)

@@ -73,7 +73,7 @@ class Session:
             if close is not None:
                 close()
             raise CliError(str(exc)) from None
-        self.engine = build_engine()
+        self.engine = build_engine(self.store)  # the protection lists are kept in the vault
         params = params_from_settings(settings)
         self.sender = Sender(self.engine, self.store, self.provider, params=params)
 

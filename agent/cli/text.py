@@ -76,7 +76,9 @@ def open_store(*, memory_ok: bool = False):
         raise CliError(str(exc)) from None
 
 
-def build_engine():
+def build_engine(store=None):
+    """The engine for the saved settings, with the protection lists kept in the vault
+    when `store` is the vault (they are not in config.toml)."""
     from agent.config import ConfigError, load_settings
     from agent.engine.core import build_engine as engine_for
 
@@ -84,6 +86,10 @@ def build_engine():
         settings = load_settings()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
+    if store is not None and hasattr(store, "get_setting"):
+        from agent.vault.lists import load_lists_into
+
+        load_lists_into(settings, store)
     return engine_for(settings)
 
 
@@ -97,10 +103,9 @@ def run_sanitize(args: argparse.Namespace) -> int:
 
 
 def _with_engine_and_store(command, args: argparse.Namespace) -> int:
-    engine = build_engine()
     store = open_store()
     try:
-        return command(args, engine, store)
+        return command(args, build_engine(store), store)
     finally:
         _close(store)
 

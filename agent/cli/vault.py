@@ -278,12 +278,12 @@ def _export(args: argparse.Namespace) -> int:
         data = data[0]
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if args.output:
-        try:
-            fd = os.open(args.output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
+        from agent.vault.private_files import write_private_file
+
+        try:  # a new 0600 file, never through a symlink (it may hold real values)
+            write_private_file(args.output, text)
         except OSError as exc:
-            raise CliError(f"cannot write {args.output}: {exc.strerror}") from exc
+            raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
         print(f"exported {len(ids)} conversation(s) to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)

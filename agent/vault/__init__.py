@@ -7,6 +7,7 @@ Other code opens "the" vault with `open_default_store(interactive=...)`.
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
     from agent.config import Settings
     from agent.session.conversation import ConversationStore
 
+log = logging.getLogger("veil.vault")
+
 
 def open_default_store(
     interactive: bool = False,
@@ -52,7 +55,10 @@ def open_default_store(
 
     The key comes from the OS keyring, or in passphrase mode from `passphrase`,
     VEIL_PASSPHRASE, or a prompt on the terminal when `interactive`. Applies the
-    retention setting and the auto-lock time from the settings.
+    retention setting and the auto-lock time from the settings. The protection lists live
+    in the vault: a [lists] table left in config.toml is moved in (first unlock), and
+    `settings.lists` of the settings given here are filled from the vault, so an engine
+    built from them protects what the user listed.
     Raises PassphraseRequired/KeyUnavailable (no key without asking), WrongKey,
     VaultCorrupt, VaultUnavailable, VaultTooNew: all VaultError, all with a message for
     the user.
@@ -68,13 +74,28 @@ def open_default_store(
         prompt=prompt,
         auto_lock_seconds=max(0, settings.vault.auto_lock_minutes) * 60,
     )
-    if settings.vault.retention_days > 0:
-        try:
+    try:
+        if settings.vault.retention_days > 0:
             store.apply_retention(settings.vault.retention_days)
-        except BaseException:
-            store.close()
-            raise
+        _take_over_lists(store, settings)
+    except BaseException:
+        store.close()
+        raise
     return store
+
+
+def _take_over_lists(store: VaultStore, settings: Settings) -> None:
+    from agent.config import ConfigError
+    from agent.vault.lists import load_lists_into, move_config_lists_into_vault
+
+    try:
+        moved = move_config_lists_into_vault(store)
+    except (ConfigError, OSError) as exc:  # config.toml unreadable: it says so where it is loaded
+        log.warning("the protection lists of config.toml were not moved into the vault: %s", exc)
+    else:
+        if moved:
+            log.info("moved %d protection list entries from config.toml into the vault", moved)
+    load_lists_into(settings, store)
 
 
 def open_default_store_or_memory(
@@ -92,7 +113,8 @@ def open_default_store_or_memory(
     except KeyUnavailable as exc:
         from agent.session.conversation import MemoryStore
 
-        message = f"veil: warning: the vault is not available ({exc}); nothing will be kept after this command"
+        message = (f"veil: warning: the vault is not available ({exc}); nothing will be kept after this "
+                   "command, and the protection lists kept in the vault are not applied")
         (warn or (lambda text: print(text, file=sys.stderr)))(message)
         return MemoryStore()
 

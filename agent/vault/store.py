@@ -97,7 +97,9 @@ def request_lock(path: Path | None = None, reason: str = "lock") -> None:
     # requests fall in the same file-system time tick.
     tmp = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
-        tmp.write_text(f"{reason} {time.time_ns()}\n", encoding="utf-8")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # like every file of the vault
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(f"{reason} {time.time_ns()}\n")
         os.replace(tmp, target)
     except OSError as exc:
         try:
@@ -269,7 +271,7 @@ class VaultStore:
 
     def _create(self, source: SecretSource, mode: KeyMode | None) -> tuple[bytes, VaultHeader]:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # readable by the user only
         except OSError as exc:
             raise os_error(exc, self.path.parent, "create the vault folder") from exc
         header, key = new_header(source, mode, scrypt_n=self._scrypt_n)
