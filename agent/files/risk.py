@@ -167,6 +167,8 @@ def assess(outcome, policy) -> DocumentRisk:
         weight = float(RISK_WEIGHTS.get(Label(item.label), 1))
         if item.reason.startswith("excluded"):
             weight *= 0.25  # the project said these are not personal (its own product names)
+        if item.reason.startswith("speaker role"):
+            continue  # "Agent:", "Speaker 2:" are structure, not a person
         contributions.append((weight * min(item.count, 3), f"kept {item.label} '{item.value}' ({item.reason})"))
     for chunk in outcome.chunks:
         covered = _covered(chunk)
