@@ -17,6 +17,8 @@ from agent.detect.base import DetectionContext
 from agent.entities import Label, Span
 from agent.knowledge.not_names import NOT_ENTITIES
 from agent.knowledge.org_words import AMBIGUOUS_LEGAL_FORMS, LEGAL_FORMS, legal_form_alternation
+from agent.knowledge.geonames import geo_index
+from agent.knowledge.names import lexicon
 from agent.knowledge.places import is_known_place, places
 from agent.knowledge.words import is_common_word
 
@@ -84,12 +86,23 @@ class PlaceDetector:
         return spans
 
 
+def _ordinary_word(name: str) -> bool:
+    """A place name that is also an everyday word or a common first name ("Nice", "Mobile",
+    "Victoria") is left to NER and context: found by the list, it would be found everywhere."""
+    if " " in name or name in places()["countries"] or name in places()["us_states"]:
+        return False
+    place = geo_index().lookup(name)
+    if place is not None and place.population >= 1_000_000:
+        return False  # "Paris", "Phoenix": the place is what most texts mean
+    return is_common_word(name) or len(lexicon().info(name).first_in - {"en"}) >= 2
+
+
 @lru_cache(maxsize=1)
 def _place_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     data = places()
     names = set(data["countries"]) | set(data["us_states"]) | set(data["city_country"]) | set(data["regions"])
     names |= {c for cities in data["cities"].values() for c in cities}
-    names = {n for n in names if len(n) >= 4 and n.casefold() not in NOT_ENTITIES}
+    names = {n for n in names if len(n) >= 4 and n.casefold() not in NOT_ENTITIES and not _ordinary_word(n)}
     body = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     countries = "|".join(re.escape(c) for c in sorted(data["countries"], key=len, reverse=True) if len(c) >= 5)
     return (

@@ -89,6 +89,10 @@ class GeoIndex:
             return self._codes.get(value)
         return self._by_key.get(fold_place(value))
 
+    def places(self, kind: str) -> list[Place]:
+        """Every place of one kind, once (a name shared by two places lists the better known)."""
+        return [p for key, p in self._by_key.items() if p.kind == kind and key == fold_place(p.name)]
+
     def names(self, kinds: tuple[str, ...], min_population: int = 0) -> list[str]:
         return sorted({p.name for p in self._by_key.values() if p.kind in kinds and p.population >= min_population})
 

