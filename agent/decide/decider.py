@@ -14,8 +14,8 @@ from agent.config import Settings
 from agent.session.conversation import Conversation, fold
 from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, RiskScore, Span
 from agent.engine.local_tasks import RelevanceJudge
-from agent.decide.judge.runtime import LearnedJudge, shipped_head
 from agent.decide.choices import swap_action
+from agent.decide.judge.runtime import LearnedJudge, shipped_head
 from agent.decide.relevance import RelevanceRules, Verdict
 
 log = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ class Decider:
                 undecided.append(len(decisions) - 1)
         judged = self._judge(text, [spans[i] for i in undecided])
         # One verdict per value: the mention with the clearest evidence speaks for all
-        # ("Irelia (from League of Legends)" decides the later bare "Irelia" too).
+        # ("Aragorn (from The Lord of the Rings)" decides the later bare "Aragorn" too).
         rules = {i: self.rules.verdict(text, spans[i]) for i in undecided}
         best: dict[str, Verdict] = {}
         for i, rule in rules.items():

@@ -1,6 +1,6 @@
 """Organisation names NER misses: well-known ones from the public-entity gazetteer
-("our Facebook ads", "bidding on Upwork"), and brand-shaped words (CamelCase such as
-"PulseAI", short all-caps acronyms such as "OBS") that are rarely ordinary words.
+("our LinkedIn page", "selling on Etsy"), and brand-shaped words (CamelCase such as
+"BrightDesk", short all-caps acronyms such as "OBS") that are rarely ordinary words.
 
 Finding a well-known organisation does not mean swapping it: relevance decides (kept
 when the prompt is about it, swapped when it is the user's employer or client).
@@ -39,7 +39,7 @@ def _known_orgs() -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w@./])(?:{body})(?![\w@/])")
 
 
-# PascalCase with an inner capital ("PulseAI", "ClickPhobia"); camelCase is code.
+# PascalCase with an inner capital ("BrightDesk", "PayLoop"); camelCase is code.
 # "Globex LLC", "Brightwave Ltd", "Acme Holdings GmbH": capitalised words + a legal form.
 _LEGAL_NAME = re.compile(
     rf"\b(?:[A-Z][\w&'’\-]*\s+){{1,4}}"
@@ -55,14 +55,14 @@ _ORG_KINDS = (
     r"consultancy|manufacturer|retailer|provider|supplier|vendor|non-?profit|charity|corporation|enterprise|"
     r"chain|franchise|label|publisher|school|clinic|practice|foundation|association|institute"
 )
-# "paystone, a payments company", "Acme Robotics, an industrial automation firm".
+# "ledgerly, an accounting startup", "Acme Robotics, an industrial automation firm".
 _ORG_APPOSITION = re.compile(
     rf"(?<![\w.@&'’\-])(?P<v>(?:[A-Z][\w&'’\-]*\s+){{0,2}}[\w&'’\-]+),\s+(?:a|an)\s+"
     rf"(?:[\w\-]+\s+){{0,3}}?(?:{_ORG_KINDS})"
     # the kind ends the phrase ("Sarah, a bank teller" is a person)
     r"(?=\s*(?:[,.;:!?)\n]|$)|\s+(?:in|from|based|that|which|with|at|on|for|called|named|and|who|where)\b)"
 )
-# "Fit Your Business company (FYB)": a name defined with its initials.
+# "Northern Lights Bakery (NLB)": a name defined with its initials.
 _DEFINED_ACRONYM = re.compile(r"\((?P<a>[A-Z]{2,6})\)")
 _ORG_WORD_AFTER = re.compile(rf"(?i)\s+(?:{_ORG_KINDS}|group|inc|ltd|llc)\.?$")
 _ACRONYM_FILLERS = frozenset({"of", "and", "for", "the", "&", "de", "in", "on"})
@@ -70,7 +70,7 @@ _ACRONYM_FILLERS = frozenset({"of", "and", "for", "the", "&", "de", "in", "on"})
 
 class PlaceDetector:
     """Countries, US states and well-known cities and regions from the place gazetteer,
-    also in lower case for countries ("my country is belarus")."""
+    also in lower case for countries ("we moved to norway")."""
 
     name = "places"
     labels = frozenset({Label.LOCATION})

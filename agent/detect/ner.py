@@ -84,7 +84,7 @@ class SpacyNerDetector:
             elif label is Label.ORG and " " not in value and place_kind(value)[0] in ("country", "state", "continent", "region"):
                 label = Label.LOCATION  # "APAC", "EMEA": regions NER took for organisations
             elif label is Label.NORP and _used_as_person(ent, names, needs_pronoun=False):
-                label = Label.PERSON  # "the damage Lorelei did", "Hupe, Clinkenbeard, Parrish"
+                label = Label.PERSON  # "the mess Ottilie made", "Brandt, Okoye, Lindqvist"
             elif label is Label.LOCATION and _used_as_person(ent, names, needs_pronoun=True):
                 label = Label.PERSON  # "Chad is a deviant. He ..."
             elif label is Label.PERSON and " " not in value and is_known_place(value) and not _used_as_person(

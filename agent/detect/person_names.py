@@ -46,7 +46,7 @@ _WEAK_CUE = re.compile(
     rf"[Tt]ext|[Mm]eet|[Mm]et|[Mm]eeting|[Ii] am|I'm|[Ii]nvite|[Hh]elp|[Ss]ee|[Vv]isit|[Rr]emind)"
     rf"[,:]?\s+(?:(?:{TITLE_PATTERN})\.?\s+)?(?P<v>{_NAME})"
 )
-# "Pree: To create an AI..." - a speaker label at the start of a line.
+# "Odo: Let us begin..." - a speaker label at the start of a line.
 _SPEAKER = re.compile(rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?|[A-Z]{{2,3}})[ \t]*:[ \t]*\S")
 _LINE_NAME = re.compile(
     rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s+[A-Z]\.?)?(?:\s+{_UPPER_TOKEN}){{1,2}})[ \t]*,?$"
@@ -79,7 +79,7 @@ class PersonNameDetector:
     def _likely_first_name(token: str) -> bool:
         """Listed as a first name by at least two locales' curated lists (one list alone
         has too many words that are ordinary English: "Server", "Will"); never a month or
-        a weekday ("in May")."""
+        a weekday ("in June")."""
         if token in CALENDAR_WORDS:
             return False
         info = lexicon().info(token)
@@ -99,10 +99,10 @@ class PersonNameDetector:
                 if tokens[0] in NOT_NAMES or tokens[0].upper() == tokens[0] and len(tokens[0]) > 1 and not tokens[0].endswith("."):
                     continue
                 if pattern is _FORM_FIELD and len(tokens) < 2 and not names.is_first_name(tokens[0]):
-                    continue  # "Customer: Perfect." is an answer, "Customer: Priya Raman" a name
+                    continue  # "Customer: Great." is an answer, "Customer: Priya Raman" a name
                 if pattern is _WEAK_CUE:
                     if is_known_place(" ".join(tokens)) or is_known_place(tokens[0]):
-                        continue  # "from China": a place, whatever the name lists say
+                        continue  # "from Jordan": a place, whatever the name lists say
                     known = [i for i, t in enumerate(tokens) if names.is_first_name(t) or names.is_last_name(t)]
                     if not known or known[0] != 0:
                         continue
@@ -148,7 +148,7 @@ class PersonNameDetector:
 
     @staticmethod
     def _by_initial(text: str) -> list[Span]:
-        """"Ravil G Yefimov", "Vide A. Persson": a middle initial marks a person's name."""
+        """"Oskar T Lindqvist", "Maren B. Holt": a middle initial marks a person's name."""
         return [
             Span(m.start(), m.end(), Label.PERSON, m.group(), 0.75, "person_names")
             for m in re.finditer(rf"\b{_UPPER_TOKEN}\s+[A-Z]\.?\s+{_UPPER_TOKEN}\b", text)
@@ -212,7 +212,7 @@ class PersonNameDetector:
                 and not is_known_place(token.text)
                 and (not is_common_word(token.text) or person_pronoun_in(doc[i + 1 : i + 13]))
             ):
-                # "Troi tries", "Min steps back": a proper noun acting as the subject (a
+                # "Quill answers", "Bea steps in": a proper noun acting as the subject (a
                 # word that is also common, like "Min", only when "his"/"her" follows).
                 spans.append(Span(token.idx, token.idx + len(token.text), Label.PERSON, token.text, 0.55, self.name))
                 i += 1
@@ -229,7 +229,7 @@ class PersonNameDetector:
                 and not is_known_place(token.text)
                 and not is_common_word(token.text)
             ):
-                # "beg Eri and Racita", "the office of Alexei": a lone proper noun that no
+                # "thank Ilvo and Marek", "the desk of Tamsin": a lone proper noun that no
                 # list knows, after a verb or preposition, is most often someone's name.
                 spans.append(Span(token.idx, token.idx + len(token.text), Label.PERSON, token.text, 0.5, self.name))
                 i += 1
@@ -255,7 +255,7 @@ class PersonNameDetector:
 
     def _by_list(self, text: str, found: list[Span]) -> list[Span]:
         """Items of an enumeration where half the other items are names are names too
-        ("Chewbacca and Yoda", "silvana, adam, christopher and caleb")."""
+        ("Frodo and Sam", "greta, lukas, tomas and ines")."""
         starts = {s.start for s in found}
         spans = []
         for match in _LIST.finditer(text):

@@ -108,7 +108,7 @@ def place_kind(value: str) -> tuple[str, str | None]:
         place = geo_index().lookup(value)  # "US", "UK", "USA": ISO codes as written in capitals
         return ("country", _country_of(place.country)) if place is not None and place.kind == "country" else ("unknown", None)
     bare = re.sub(r"^the\s+", "", value, flags=re.IGNORECASE)
-    for key in dict.fromkeys((fold(value), fold(bare))):  # "The Hague", and "the Netherlands"
+    for key in dict.fromkeys((fold(value), fold(bare))):  # "The Gambia" as named, "the Netherlands" without "the"
         if key in index["country"]:
             return "country", index["country"][key]
         if key in index["state"]:
@@ -119,7 +119,7 @@ def place_kind(value: str) -> tuple[str, str | None]:
             return "continent", None
         if key in index["region"]:
             return "region", None
-    # "Greater Boston", "the Boston area", "downtown Chicago" are still Boston and Chicago.
+    # "Greater Denver", "the Denver area", "downtown Houston" are still Denver and Houston.
     core = fold(_MODIFIER.sub("", bare))
     if core and core != fold(bare):
         kind, country = place_kind(core)
