@@ -15,6 +15,7 @@ readers and writers as the command), scored per type.
 from __future__ import annotations
 
 import multiprocessing
+import queue as queue_module
 import re
 import resource
 import tempfile
@@ -266,7 +267,13 @@ def _in_child(target, *args) -> dict:
     queue = context.Queue()
     process = context.Process(target=target, args=(*args, queue))
     process.start()
-    result = queue.get()
+    while True:
+        try:
+            result = queue.get(timeout=1.0)
+            break
+        except queue_module.Empty:  # still working, or dead
+            if not process.is_alive():
+                raise RuntimeError(f"the measuring process died (exit code {process.exitcode}); its error is above") from None
     process.join()
     return result
 
