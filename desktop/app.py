@@ -9,12 +9,11 @@ background, global hotkeys for the clipboard, the chat window and settings on de
 from __future__ import annotations
 
 import argparse
-import hashlib
 import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
@@ -22,7 +21,6 @@ from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QDialog, QMenu, QMessageBox, QSystemTrayIcon
 
-from agent import paths
 from agent.config import ConfigError, Settings, default_settings, load_settings
 from desktop import icons
 from desktop.hotkeys import HotkeyBridge
@@ -35,6 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("veil.desktop")
 
 _STARTED = time.perf_counter()
+Report = Callable[[bool, str, str], None]  # (done, title, text): the outcome for a waiting command
 NOTIFY_MS = 6000
 
 
@@ -63,7 +62,7 @@ class VeilApp(QObject):
         self.hotkeys = HotkeyBridge()
         self.hotkeys.sanitize_pressed.connect(lambda: self.sanitize_clipboard(from_hotkey=True))
         self.hotkeys.restore_pressed.connect(lambda: self.restore_clipboard(from_hotkey=True))
-        self.hotkeys.undo_pressed.connect(self.undo_clipboard)
+        self.hotkeys.undo_pressed.connect(lambda: self.undo_clipboard())
         self.hotkeys.status_changed.connect(self._hotkey_status)
         self.hotkey_message = ""
         self.notifications: list[tuple[str, str]] = []  # (title, text): what was shown, newest last
@@ -136,7 +135,7 @@ class VeilApp(QObject):
         self.action_open = QAction("Open chat", menu, triggered=self.open_chat)
         self.action_sanitize = QAction("Sanitize clipboard", menu, triggered=lambda: self.sanitize_clipboard())
         self.action_restore = QAction("Restore clipboard", menu, triggered=lambda: self.restore_clipboard())
-        self.action_undo = QAction("Undo last sanitize", menu, triggered=self.undo_clipboard)
+        self.action_undo = QAction("Undo last sanitize", menu, triggered=lambda: self.undo_clipboard())
         self.action_pause = QAction("Pause protection", menu, checkable=True)
         self.action_pause.toggled.connect(self.state.set_paused)
         self.action_lock = QAction("Lock vault", menu, triggered=self._lock_or_unlock)
@@ -292,40 +291,54 @@ class VeilApp(QObject):
             self.state.lock_vault()
 
     # -- clipboard ----------------------------------------------------------------------------------------------
-    def sanitize_clipboard(self, *, from_hotkey: bool = False) -> None:
-        self._clipboard_action("sanitize", from_hotkey)
+    # Every action ends in one notification; `report` (a `veil clipboard ...` command
+    # waiting on the app's socket) gets the same words and whether it worked.
+    def sanitize_clipboard(self, *, from_hotkey: bool = False, report: Report | None = None) -> None:
+        self._clipboard_action("sanitize", from_hotkey, report)
 
-    def restore_clipboard(self, *, from_hotkey: bool = False) -> None:
-        self._clipboard_action("restore", from_hotkey)
+    def restore_clipboard(self, *, from_hotkey: bool = False, report: Report | None = None) -> None:
+        self._clipboard_action("restore", from_hotkey, report)
 
-    def undo_clipboard(self) -> None:
+    def _tell(self, report: Report | None, ok: bool, title: str, text: str,
+              icon: QSystemTrayIcon.MessageIcon = QSystemTrayIcon.MessageIcon.Information) -> None:
+        self.notify(title, text, icon)
+        if report is not None:
+            report(ok, title, text)
+
+    def undo_clipboard(self, report: Report | None = None) -> None:
         """Put back what was copied before the last sanitize (Ctrl+Alt+Z)."""
         clipboard = QGuiApplication.clipboard()
         if self._undo is None:
-            self.notify("Veil", "Nothing to undo: no sanitize since Veil started (or since the vault was locked).")
+            self._tell(report, False, "Veil", "Nothing to undo: no sanitize since Veil started (or since the vault "
+                       "was locked).")
             self.clipboard_done.emit(None)
             return
         before, _ = self._undo
         self._undo = None
         clipboard.setText(before)
-        self.notify("Clipboard: sanitize undone", "The clipboard holds what you copied before sanitizing "
-                    "(with the real values).")
+        self._tell(report, True, "Clipboard: sanitize undone", "The clipboard holds what you copied before "
+                   "sanitizing (with the real values).")
         self.clipboard_done.emit(None)
 
-    def _clipboard_action(self, kind: str, from_hotkey: bool) -> None:
+    def _clipboard_action(self, kind: str, from_hotkey: bool, report: Report | None = None) -> None:
         if from_hotkey and self.state.paused:
-            self.notify("Veil is paused", "Protection is paused: the clipboard was not changed. "
-                        "Resume it from the tray menu.")
+            self._tell(report, False, "Veil is paused", "Protection is paused: the clipboard was not changed. "
+                       "Resume it from the tray menu.")
             return
-        if self._busy_clipboard or self._needs_setup():
+        if self._busy_clipboard:
+            self._tell(report, False, "Veil", "Still working on the last clipboard action; try again in a moment.")
+            return
+        if self._needs_setup():
+            if report is not None:
+                report(False, "Veil is not set up yet", "Finish the setup window first.")
             return
         if not self.state.vault_is_open():
-            self.ensure_vault(lambda: self._clipboard_action(kind, from_hotkey=False))
+            self.ensure_vault(lambda: self._clipboard_action(kind, from_hotkey=False, report=report))
             return
         clipboard = QGuiApplication.clipboard()
         text = clipboard.text()
         if not text.strip():
-            self.notify("Veil", "The clipboard holds no text.")
+            self._tell(report, False, "Veil", "The clipboard holds no text.")
             return
         self._busy_clipboard = True
         guard = self.state.clipboard_guard()
@@ -334,7 +347,7 @@ class VeilApp(QObject):
         def done(outcome) -> None:
             self._busy_clipboard = False
             if clipboard.text() != text:
-                self.notify("Veil", "The clipboard changed meanwhile; it was left as it is.")
+                self._tell(report, False, "Veil", "The clipboard changed meanwhile; it was left as it is.")
                 return
             if outcome.changed:
                 clipboard.setText(outcome.text)
@@ -347,7 +360,7 @@ class VeilApp(QObject):
             body = outcome.summary()
             if outcome.warnings:
                 body += "\n" + "\n".join(outcome.warnings)
-            self.notify(title, body)
+            self._tell(report, True, title, body)
             self.clipboard_done.emit(outcome)
 
         def failed(exc: BaseException) -> None:
@@ -356,12 +369,27 @@ class VeilApp(QObject):
             self._busy_clipboard = False
             if isinstance(exc, VaultLocked):
                 self.state.note_vault_locked()
-                self.ensure_vault(lambda: self._clipboard_action(kind, from_hotkey=False))
+                self.ensure_vault(lambda: self._clipboard_action(kind, from_hotkey=False, report=report))
                 return
-            self.notify("Veil: clipboard not changed", str(exc), QSystemTrayIcon.MessageIcon.Warning)
+            self._tell(report, False, "Veil: clipboard not changed", str(exc), QSystemTrayIcon.MessageIcon.Warning)
             self.clipboard_done.emit(exc)
 
         self.background.submit(lambda: work(text), done, failed)
+
+    # -- requests from other processes (a second `veil`, `veil clipboard ...`) --------------------------------------
+    def handle_request(self, request: str, report: Report) -> None:
+        """One line from the app's socket (agent/cli/clipboard.py has the protocol)."""
+        words = request.split()
+        if words == ["show"]:
+            self.open_chat()
+            report(True, "Veil", "window shown")
+        elif len(words) == 2 and words[0] == "clipboard" and words[1] in ("sanitize", "restore"):
+            # A key the desktop binds to the command: the hotkey's rules (pause) apply.
+            self._clipboard_action(words[1], from_hotkey=True, report=report)
+        elif words == ["clipboard", "undo"]:
+            self.undo_clipboard(report=report)
+        else:
+            report(False, "Veil", f"unknown request {request!r}")
 
     # -- windows ---------------------------------------------------------------------------------------------------
     def _needs_setup(self) -> bool:
@@ -522,18 +550,14 @@ class VeilApp(QObject):
 
 
 # -- single instance ------------------------------------------------------------------------------------------------
-def instance_key() -> str:
-    """One Veil per user and data folder (VEIL_HOME gives tests their own)."""
-    user = os.environ.get("USER") or os.environ.get("USERNAME") or str(os.getuid() if hasattr(os, "getuid") else "")
-    digest = hashlib.sha256(f"{user}:{paths.data_dir()}".encode()).hexdigest()[:16]
-    return f"veil-{digest}"
+def claim_instance(on_request: Callable[[str, Report], None]) -> QLocalServer | None:
+    """Listen as the running Veil; None when another one answers (it was told to show).
+    Requests are lines (agent/cli/clipboard.py); each gets one reply line."""
+    from agent.cli.clipboard import AppReply, instance_address
 
-
-def claim_instance(on_message: Callable[[str], None]) -> QLocalServer | None:
-    """Listen as the running Veil; None when another one answers (it was told to show)."""
-    name = instance_key()
+    address = instance_address()
     socket = QLocalSocket()
-    socket.connectToServer(name)
+    socket.connectToServer(address)
     if socket.waitForConnected(150):
         socket.write(b"show\n")
         socket.flush()
@@ -541,17 +565,35 @@ def claim_instance(on_message: Callable[[str], None]) -> QLocalServer | None:
         socket.disconnectFromServer()
         return None
     server = QLocalServer()
-    if not server.listen(name):
-        QLocalServer.removeServer(name)  # a stale socket left by a crash
-        if not server.listen(name):
+    server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)  # this user only
+    if not server.listen(address):
+        QLocalServer.removeServer(address)  # a stale socket left by a crash
+        if not server.listen(address):
             log.warning("single-instance guard unavailable: %s", server.errorString())
             return server
 
+    def serve(client: QLocalSocket) -> None:
+        pending = bytearray()
+
+        def readable() -> None:
+            pending.extend(bytes(client.readAll()))
+            while b"\n" in pending:
+                line, _, rest = bytes(pending).partition(b"\n")
+                pending[:] = rest
+
+                def reply(ok: bool, title: str, text: str) -> None:
+                    if client.state() == QLocalSocket.LocalSocketState.ConnectedState:
+                        client.write(AppReply(ok, title, text).to_line())
+                        client.flush()
+
+                on_request(line.decode(errors="replace").strip(), reply)
+
+        client.readyRead.connect(readable)
+        client.disconnected.connect(client.deleteLater)
+
     def connection() -> None:
         while server.hasPendingConnections():
-            client = server.nextPendingConnection()
-            client.readyRead.connect(lambda c=client: on_message(bytes(c.readAll()).decode(errors="replace").strip()))
-            client.disconnected.connect(client.deleteLater)
+            serve(server.nextPendingConnection())
 
     server.newConnection.connect(connection)
     return server
@@ -564,6 +606,18 @@ def parse_args(args: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--chat", action="store_true", help="open the chat window at start")
     known, _ = parser.parse_known_args(list(args))  # Qt's own options (-style...) pass through
     return known
+
+
+def qt_platform_for(environ: Mapping[str, str]) -> str:
+    """The Qt platform to ask for ('' = Qt's choice). Wayland hands the clipboard only to
+    the window that has the keyboard focus, and Veil lives in the tray: where XWayland runs
+    (DISPLAY is set), the app uses it, whose clipboard the compositor serves to X11 clients
+    whatever has the focus (as clipboard managers such as CopyQ do). QT_QPA_PLATFORM, when
+    set, is the user's choice and wins."""
+    if environ.get("QT_QPA_PLATFORM"):
+        return ""
+    wayland = environ.get("XDG_SESSION_TYPE", "").lower() == "wayland" or bool(environ.get("WAYLAND_DISPLAY"))
+    return "xcb" if wayland and environ.get("DISPLAY") else ""
 
 
 def run_app(args: Sequence[str] = ()) -> int:
@@ -579,6 +633,11 @@ def run_app(args: Sequence[str] = ()) -> int:
               "needs one; in a terminal use `veil chat`, `veil sanitize` / `veil restore`, or `veil serve`.",
               file=sys.stderr)
         return 2
+    platform = qt_platform_for(os.environ)
+    if platform:
+        log.info("Wayland session: the app runs through XWayland (%s) to read the clipboard in the background",
+                 platform)
+        os.environ["QT_QPA_PLATFORM"] = platform
     QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
     app = QApplication.instance() or QApplication([sys.argv[0], *[a for a in args if a not in ("--tray", "--minimized", "--chat")]])
     app.setApplicationName("Veil")
@@ -588,7 +647,13 @@ def run_app(args: Sequence[str] = ()) -> int:
     app.setQuitOnLastWindowClosed(False)
 
     holder: dict[str, VeilApp] = {}
-    server = claim_instance(lambda message: holder["app"].open_chat() if "app" in holder else None)
+    def request(line: str, report: Report) -> None:
+        if "app" in holder:
+            holder["app"].handle_request(line, report)
+        else:
+            report(False, "Veil", "Veil is starting; try again in a moment.")
+
+    server = claim_instance(request)
     if server is None:
         log.info("Veil is already running: asked it to open its window")
         return 0

@@ -1,9 +1,11 @@
-"""Global hotkeys through pynput, bridged into the Qt thread with signals.
+"""Global hotkeys, bridged into the Qt thread with signals.
 
-pynput listens to the X server (X11), the system hook (Windows) or an event tap (macOS);
-its callbacks run on pynput's thread, so they only emit a signal, which Qt queues to
-the UI thread. On Wayland no application may see global keys: we say so, and the tray
-menu's actions remain.
+pynput listens to the X server (X11), the system hook (Windows) or an event tap (macOS).
+On Wayland no application may see global keys: the desktop portal's GlobalShortcuts is
+used where the desktop offers it (desktop/portal_shortcuts.py), otherwise the user binds
+keys to `veil clipboard sanitize|restore|undo` in the desktop's settings and the tray
+menu's actions remain. Callbacks run on other threads, so they only emit a signal,
+which Qt queues to the UI thread.
 """
 
 from __future__ import annotations
@@ -39,15 +41,23 @@ def check_hotkey(text: str) -> str:
     return ""
 
 
+BIND_COMMANDS = ("Bind keys to the commands `veil clipboard sanitize`, `veil clipboard restore` and "
+                 "`veil clipboard undo` in your desktop's keyboard settings (the README shows how for GNOME "
+                 "and KDE), or use the tray menu.")
+
+
+def is_wayland() -> bool:
+    return os.environ.get("XDG_SESSION_TYPE", "").lower() == "wayland" or bool(
+        os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY"))
+
+
 def unavailable_reason() -> str:
-    """Why global hotkeys cannot work in this session ('' when they may)."""
-    if os.environ.get("XDG_SESSION_TYPE", "").lower() == "wayland" or (
-        os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY")
-    ):
-        return ("Global hotkeys are not available on Wayland (it lets no app watch the keyboard). "
-                "Use the tray menu: Sanitize clipboard / Restore clipboard.")
+    """Why pynput's global hotkeys cannot work in this session ('' when they may). On
+    Wayland the desktop portal may still offer shortcuts (HotkeyBridge tries it)."""
+    if is_wayland():
+        return "Wayland lets no app watch the keyboard. " + BIND_COMMANDS
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
-        return "Global hotkeys need an X11 display; none was found. Use the tray menu instead."
+        return "Global hotkeys need an X11 display; none was found. " + BIND_COMMANDS
     return ""
 
 
@@ -61,6 +71,7 @@ class HotkeyBridge(QObject):
     def __init__(self) -> None:
         super().__init__()
         self._listener = None
+        self._portal = None  # desktop.portal_shortcuts.PortalShortcuts on Wayland
         self.status = "not started"
         self.active = False
         self.suspended = False
@@ -68,10 +79,15 @@ class HotkeyBridge(QObject):
 
     def start(self, sanitize: str, restore: str, undo: str = "") -> bool:
         """Listen for the hotkeys (undo is optional). False (with `status` saying why) when
-        impossible. May take a moment (connecting to the display): call it from a worker."""
+        impossible. May take a moment (connecting to the display): call it from a worker.
+        On Wayland: the desktop portal's GlobalShortcuts where offered (the desktop asks the
+        user to approve them; status_changed tells the outcome), else the reason and the
+        `veil clipboard ...` commands to bind instead."""
         self.stop()
-        reason = unavailable_reason()
         combos = {"sanitize": sanitize, "restore": restore} | ({"undo": undo} if undo else {})
+        if is_wayland():
+            return self._start_portal(combos)
+        reason = unavailable_reason()
         for name, combo in combos.items():
             problem = check_hotkey(combo)
             if problem and not reason:
@@ -110,6 +126,40 @@ class HotkeyBridge(QObject):
         self.status_changed.emit(reason)
         return self.active
 
+    def _start_portal(self, combos: dict[str, str]) -> bool:
+        from desktop.portal_shortcuts import PortalShortcuts, portal_status
+
+        status = portal_status()
+        if not status.available:
+            return self._finish(f"Global hotkeys: Wayland lets no app watch the keyboard and {status.reason}. "
+                                + BIND_COMMANDS)
+        signals = {"sanitize": self.sanitize_pressed, "restore": self.restore_pressed, "undo": self.undo_pressed}
+
+        def activated(name: str) -> None:
+            self._emitter(signals[name])()
+
+        def ready(error: str) -> None:
+            if error:
+                self._portal = None
+                self._finish(f"Global hotkeys: the desktop's shortcut portal said no ({error}). " + BIND_COMMANDS)
+            else:
+                log.info("global hotkeys through the desktop portal: %s", ", ".join(session.bound) or "none bound")
+                self._finish("")
+
+        session = PortalShortcuts(combos, activated, ready)
+        self._portal = session
+        session.start()
+        self.status = "waiting for the desktop to approve the shortcuts"
+        return True  # pending: status_changed says how it ended
+
+    def _finish(self, reason: str) -> bool:
+        self.active = not reason
+        self.status = reason
+        if reason:
+            log.warning("%s", reason)
+        self.status_changed.emit(reason)
+        return self.active
+
     def _emitter(self, signal):
         def pressed() -> None:
             if not self.suspended:  # Settings is recording a new hotkey: not an action
@@ -122,6 +172,9 @@ class HotkeyBridge(QObject):
 
     def stop(self) -> None:
         listener, self._listener = self._listener, None
+        portal, self._portal = self._portal, None
+        if portal is not None:
+            portal.stop()
         self.active = False
         if listener is not None:
             try:

@@ -152,14 +152,15 @@ def first_run(url: str, key: str, shots: str) -> None:
     REPORT["page_after_next"] = wizard.currentId()
     page = wizard.details_page
     for field, value in ((page.base_url, url), (page.model, "model-a"), (page.api_key, key)):
-        field.clear()
+        (field.clearEditText if hasattr(field, "clearEditText") else field.clear)()  # the model box is editable
         focus(field)
         xdo("type", "--delay", "2", value)
     REPORT["key_field_echo"] = int(page.api_key.echoMode().value)
     click(wizard.button(wizard.WizardButton.NextButton))
     REPORT["page_before_finish"] = wizard.currentId()
     click(wizard.button(wizard.WizardButton.FinishButton))
-    wait(lambda: veil.chat is not None and veil.chat.isVisible(), 20, "chat window")
+    # The vault is created only now (scrypt for the passphrase), on a machine others load too.
+    wait(lambda: veil.chat is not None and veil.chat.isVisible(), 60, "chat window")
     wait_ready(veil)
     pump(0.5)
     saved = load_settings()

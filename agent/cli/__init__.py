@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "agent.cli.vault",  # vault status|list|lock|unlock|passphrase|export|wipe|reset|bench
     "agent.cli.send",  # send, chat
     "agent.cli.serve",  # serve (local OpenAI-compatible proxy)
+    "agent.cli.clipboard",  # clipboard sanitize|restore|undo (asks the running desktop app)
     "agent.cli.files",  # files sanitize|restore|projects|bench (documents and transcripts)
 )  # then the local-model plug-in's own: models list|download|use|info|remove
 
