@@ -30,6 +30,7 @@ _MAX_LISTED = 25
 _LEFTOVER_WEIGHT = {"number": 2.0, "e-mail-like": 4.0, "spelled letters": 2.0, "capitalised words": 0.5}
 _COMBINATION_WEIGHT = 2.0  # per kind in a combination of 3 or more
 _WARNING_WEIGHT = 2.0
+_PER_TYPE_CAP = 4  # kept values of one type count at most this many times the type's weight
 
 _NUMBER = re.compile(r"(?<![\w.])\+?\d(?:[\d \-./]{3,}\d)(?![\w])")
 _EMAIL_LIKE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b\w+\s*(?:\[at\]|\(at\))\s*\w+")
@@ -163,13 +164,20 @@ def assess(outcome, policy) -> DocumentRisk:
     risk.replaced = dict(sorted(replaced.items()))
     risk.kept = sorted(kept.values(), key=lambda k: -RISK_WEIGHTS.get(Label(k.label), 1))
     contributions: list[tuple[float, str]] = []
+    by_type: Counter[str] = Counter()
     for item in risk.kept:
         weight = float(RISK_WEIGHTS.get(Label(item.label), 1))
         if item.reason.startswith("excluded"):
             weight *= 0.25  # the project said these are not personal (its own product names)
         if item.reason.startswith("speaker role"):
             continue  # "Agent:", "Speaker 2:" are structure, not a person
-        contributions.append((weight * min(item.count, 3), f"kept {item.label} '{item.value}' ({item.reason})"))
+        # Each kept value counts (a repeated one up to 3 times), and one type at most 4
+        # values' worth: fifty kept dates must not outweigh one kept name and a leftover
+        # card number; what many kept values of a type add is their combinations, below.
+        amount = min(weight * min(item.count, 3), max(0.0, _PER_TYPE_CAP * weight - by_type[item.label]))
+        by_type[item.label] += amount
+        if amount > 0:
+            contributions.append((amount, f"kept {item.label} '{item.value}' ({item.reason})"))
     for chunk in outcome.chunks:
         covered = _covered(chunk)
         leftovers = _leftovers(chunk.text, covered)
@@ -256,8 +264,12 @@ def _combinations(chunk, covered: list[tuple[int, int]]) -> list[Combination]:
             continue
         window = [f for f in found[i:] if f[0] - position <= _WINDOW]
         kinds: dict[str, str] = {}
+        seen_values: set[str] = set()
         for _, kind, value in window:
-            kinds.setdefault(kind, value)
+            if kind in kinds or value.casefold() in seen_values:
+                continue  # "9-year-old" is an age, not an age and a date
+            kinds[kind] = value
+            seen_values.add(value.casefold())
         if len(kinds) >= 3:
             out.append(Combination(list(kinds), list(kinds.values()), _where(text, position)))
             last_end = window[-1][0] + 1
