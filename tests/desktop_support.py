@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -24,7 +23,7 @@ from pathlib import Path
 import keyring
 import keyring.backends.fail
 import pytest
-from xserver_support import XServer
+from xserver_support import X_TOOLS, XServer, require_x_tools
 
 REPO = Path(__file__).resolve().parent.parent
 TEST_PASSPHRASE = "a test passphrase"
@@ -49,8 +48,6 @@ def desktop_env(veil_home, monkeypatch):
     monkeypatch.setenv("VEIL_PASSPHRASE", TEST_PASSPHRASE)
     monkeypatch.delenv("VEIL_API_KEY", raising=False)
     monkeypatch.delenv("XDG_SESSION_TYPE", raising=False)
-    # Never the user's session bus: a desktop portal there would show real shortcut dialogs.
-    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/veil-tests-bus")
     previous = keyring.get_keyring()
     keyring.set_keyring(keyring.backends.fail.Keyring())
     yield veil_home
@@ -129,9 +126,7 @@ def wait_answer(qtbot, chat, timeout: int = 30000):
 # -- X server ---------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def xserver():
-    missing = [tool for tool in ("Xvfb", "trayer", "xdotool", "xclip") if shutil.which(tool) is None]
-    if missing:
-        pytest.skip(f"needs {', '.join(missing)} (apt-get install xvfb trayer xdotool xclip)")
+    require_x_tools(*X_TOOLS)
     server = XServer().start()
     try:
         server.start_tray()

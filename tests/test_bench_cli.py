@@ -1,4 +1,5 @@
-"""`veil bench` on a small slice of the evaluation data, as CI runs it (Presidio beside)."""
+"""`veil bench`: exact counts on a small labelled file written here, and a slice of the
+evaluation data as CI runs it (Presidio beside)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from agent.bench.data import default_data_dir
 
-pytestmark = pytest.mark.skipif(default_data_dir() is None, reason="../shared/data/dev is not beside the checkout")
+needs_dev_data = pytest.mark.skipif(default_data_dir() is None, reason="../shared/data/dev is not beside the checkout")
 
 
 def run_bench(tmp_path, *args: str) -> dict:
@@ -25,25 +26,65 @@ def run_bench(tmp_path, *args: str) -> dict:
     return json.loads((tmp_path / "out" / "bench.json").read_text())
 
 
+# Sentences written for this test; each gold entity's fate is certain: direct identifiers
+# are always replaced, a name after "my name is" is a private person, ordinary words are
+# never touched.
+MINI = [
+    ("mini-1", "Please email jane.doe@example.org about the invoice.", [("jane.doe@example.org", "EMAIL")]),
+    ("mini-2", "Call me at +1 415 555 0132 tomorrow morning.", [("+1 415 555 0132", "PHONE")]),
+    ("mini-3", "Wire it to DE89 3704 0044 0532 0130 00 today.", [("DE89 3704 0044 0532 0130 00", "IBAN")]),
+    ("mini-4", "The card 4111 1111 1111 1111 was declined.", [("4111 1111 1111 1111", "CREDIT_CARD")]),
+    ("mini-5", "Hello, my name is Sarah Mitchell and I need help.", [("Sarah Mitchell", "PERSON")]),
+    ("mini-6", "My favourite colour is blue and I like tea.", [("blue", "MISC"), ("tea", "MISC")]),
+]
+
+
+def write_mini(path) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for item_id, text, gold in MINI:
+            entities = [{"start": text.index(v), "end": text.index(v) + len(v), "label": label, "text": v}
+                        for v, label in gold]
+            f.write(json.dumps({"id": item_id, "text": text, "entities": entities}) + "\n")
+
+
+def test_bench_counts_a_labelled_file_exactly(tmp_path):
+    write_mini(tmp_path / "mini.jsonl")
+    report = run_bench(tmp_path, "--data", str(tmp_path / "mini.jsonl"), "--no-speed", "--no-generated", "--no-strict")
+    # Each item is in the fit or the validation half (by its id): the two add up.
+    halves = [report["veil"]["datasets"].get("mini"), report["fit"]["veil"]["datasets"].get("mini")]
+    halves = [h for h in halves if h]
+    assert sum(h["examples"] for h in halves) == len(MINI)
+    counts: dict[str, list[int]] = {}
+    for half in halves:
+        for label, row in half["recall"].items():
+            n, protected = counts.setdefault(label, [0, 0])
+            counts[label] = [n + row["n"], protected + row["protected"]]
+    assert counts == {"EMAIL": [1, 1], "PHONE": [1, 1], "IBAN": [1, 1], "CREDIT_CARD": [1, 1],
+                      "PERSON": [1, 1], "MISC": [2, 0]}
+    assert all(h["restore_exact"] == 1.0 and h["over_redaction"] == 0.0 for h in halves)
+
+
+@needs_dev_data
 @pytest.mark.slow
 def test_bench_slice_with_presidio(tmp_path):
     report = run_bench(
         tmp_path, "--limit", "20", "--datasets", "lopsided,presidio_synth,abcd_sample", "--compare", "presidio"
     )
     veil = report["veil"]["summary"]
-    assert 0.0 <= veil["lopsided_utility_error"] <= 1.0
+    lopsided = report["veil"]["datasets"]["lopsided"]["lopsided"]
+    assert veil["lopsided_utility_error"] == lopsided["utility_error"]
     assert veil["direct_identifiers_n"] > 0 and veil["direct_identifiers_recall"] >= 0.9
     assert report["veil"]["datasets"]["lopsided"]["lopsided"]["relevant"] > 0
     assert "restore_exact" in veil and veil["restore_exact"] >= 0.9
     assert report["presidio"]["summary"]["all_pii_n"] == veil["all_pii_n"]
     assert report["speed_50_words"]["p95_ms"] > 0
-    assert 0 < veil["stream_chunk_p95_ms"] < 1000 and 0 < veil["restore_p95_ms"] < 1000
+    assert veil["stream_chunk_p95_ms"] > 0 and veil["restore_p95_ms"] > 0  # measured (speed is not judged here)
     assert "Streaming restore p95, per chunk" in (tmp_path / "out" / "bench.md").read_text()
     assert (tmp_path / "out" / "bench.md").read_text().count("\n") > 10
     # Both halves of the honest protocol, with the rows that cannot flatter.
     fit = report["fit"]["veil"]["summary"]
     assert fit["person_n"] > 0 and veil["person_n"] > 0
-    assert 0.0 <= veil["person_strict_recall"] <= veil["person_recall"] <= 1.0
+    assert veil["person_strict_recall"] <= veil["person_recall"]  # strict counts a subset
     assert isinstance(report["fit_validation_gaps"], dict)
     assert "| measure | target | Veil fit | Veil validation |" in (tmp_path / "out" / "bench.md").read_text()
 

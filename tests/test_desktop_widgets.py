@@ -261,9 +261,24 @@ def test_keyboard_tab_order_and_shortcuts(qtbot, veil):
     assert chat.preview in chain and chat.send_button in chain
     assert chain.index(chat.preview) < chain.index(chat.send_button)
     assert chat.composer.tabChangesFocus()
-    # Ctrl+N starts a new conversation, Esc with nothing running does nothing.
-    qtbot.keyClick(chat, Qt.Key.Key_Escape)
-    assert not chat.sending
+    # Esc with nothing running does nothing.
+    qtbot.keyClick(chat.composer, Qt.Key.Key_Escape)
+    assert not chat.sending and chat.views == []
+    # Ctrl+Enter in the composer sends what is in it (whatever the window manager says
+    # about focus), and the answer comes back.
+    type_and_preview(qtbot, chat, "A shortcut test for Sarah Mitchell.")
+    qtbot.keyClick(chat.composer, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    wait_answer(qtbot, chat)
+    assert [v.role for v in chat.views] == ["user", "assistant"]
+    first = chat.conversation.id
+    # The window's own shortcuts: Ctrl+N a new, empty conversation; Ctrl+L back to the composer.
+    chat.activateWindow()
+    qtbot.waitUntil(chat.isActiveWindow, timeout=5000)
+    qtbot.keyClick(chat, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: chat.conversation.id != first and chat.views == [], timeout=5000)
+    chat.send_button.setFocus()
+    qtbot.keyClick(chat, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(chat.composer.hasFocus, timeout=5000)
 
 
 # -- conversations ------------------------------------------------------------------------------------------

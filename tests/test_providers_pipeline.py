@@ -11,7 +11,8 @@ import threading
 import time
 
 import pytest
-from provider_fakes import Fail, FakeProvider, Reply
+from provider_fakes import Fail, FakeProvider, Reply, last_user_text
+from timing_checks import no_runaway
 
 from agent.config import default_settings
 from agent.session.conversation import MemoryStore, MessageState
@@ -78,9 +79,11 @@ def test_send_restores_the_echoed_answer_with_spans(engine, server):
     reply = sender.send(conversation, FIRST)
     assert reply.message.id is not None and reply.message.state is MessageState.SENDING
     assert store.list_messages(conversation.id)[0].state is MessageState.SENDING  # stored before sending
-    assert "Anjali" not in reply.sent_text and reply.sent_text in server.all_bodies() or not server.requests
+    assert "Anjali" not in reply.sent_text
+    assert server.requests == []  # the request leaves when the answer is read
     chunks = list(reply)
     shown = "".join(c.text for c in chunks)
+    assert len(server.requests) == 1 and last_user_text(server.dialect, server.requests[0].json) == reply.sent_text
 
     # The fake echoes what it got ("You wrote: <sanitized>"): restored, it is the user's text.
     assert shown == f"You wrote: {FIRST}"
@@ -99,7 +102,7 @@ def test_send_restores_the_echoed_answer_with_spans(engine, server):
     assert stored.state is MessageState.ANSWERED
     assert stored.typed == FIRST and stored.sent == reply.sent_text
     assert stored.received == f"You wrote: {reply.sent_text}" and stored.shown == shown
-    assert reply.timings.prepare_s < 1.0 and reply.timings.chunks > 5
+    assert reply.timings.chunks > 5
 
 
 def test_multi_turn_resends_earlier_turns_with_the_same_stand_ins(engine, server):
@@ -266,7 +269,8 @@ def test_with_the_vault_the_audit_log_holds_sanitized_text_only(engine, veil_hom
 
 
 def test_pipeline_overhead(engine, capsys):
-    """Measured: time added before the request leaves, and streaming restore per chunk."""
+    """Measured and printed: time added before the request leaves, and streaming restore
+    per chunk (veil bench has the restore figures). Fails only on a runaway."""
     with FakeProvider("openai", key=KEY) as fake:
         store = MemoryStore()
         conversation = store.create_conversation()
@@ -287,5 +291,5 @@ def test_pipeline_overhead(engine, capsys):
     with capsys.disabled():
         print(f"\npipeline: before the request reaches the server median {added[5] * 1000:.1f} ms; "
               f"streaming restore per chunk median {per_chunk[5] * 1e6:.0f} µs")
-    assert added[5] < 0.5
-    assert per_chunk[5] < 0.002
+    no_runaway("median time before the request reaches the server", added[5], 5)
+    no_runaway("median streaming restore per chunk", per_chunk[5], 0.05)
