@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from agent.bench.data import Example
 from agent.bench.metrics import bench_conversation, percentile
+from agent.engine.interface import PrivacyEngine
 
 # The fast path may cost this much more than bare NER at p95 (issue 11).
 FAST_OVER_NER_LIMIT = 1.5
@@ -25,8 +26,8 @@ def _times(fn: Callable[[str, int], object], texts: list[str], runs: int) -> lis
     return out
 
 
-def side_by_side(engine, datasets: dict[str, list[Example]], spacy_model: str, runs: int = 2,
-                 limit: int = 150, llm_engine=None) -> dict:
+def side_by_side(engine: PrivacyEngine, datasets: dict[str, list[Example]], spacy_model: str, runs: int = 2,
+                 limit: int = 150, llm_engine: PrivacyEngine | None = None) -> dict:
     """p50/p95 (ms) of bare spaCy NER and of Veil's sanitize on the LOPSIDED prompts (the
     judge's bar is per LOPSIDED prompt), or on the first texts of any set when it is absent."""
     import spacy
