@@ -15,7 +15,7 @@ from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.knowledge.names import lexicon
-from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_NAMES
+from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
 from agent.knowledge.person_words import RELATION_PATTERN, TITLE_PATTERN
 from agent.knowledge.places import is_known_place
 from agent.knowledge.words import is_common_word
@@ -57,6 +57,16 @@ _LIST = re.compile(
 _LOWER_LIST = re.compile(r"\b[a-zà-ÿ]{3,}(?:\s*(?:,|\band\b|\bor\b|&)\s*[a-zà-ÿ]{3,}){2,}")
 
 
+# Both in a look-ahead, so that every pair of words is tried ("Dear Irene Walcott": the
+# failed pair "Dear Irene" must not swallow the name).
+_FIRST_THEN_SURNAME = re.compile(
+    r"(?<![\w'’\-])(?=(?P<first>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})(?P<gap>[ \t]+|[ \t]*\n[ \t]*)"
+    r"(?P<last>[A-ZÀ-ÖØ-Þa-zà-öø-ÿ][a-zà-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’]+)*)(?![\w\-]))"
+)
+_CAPITALS_PAIR = re.compile(r"(?<![\w\-])(?=(?P<first>[A-Z]{3,})[ \t]+(?P<last>[A-Z]{2,}(?:-[A-Z]{2,})*)(?![\w\-]))")
+_STOP = re.compile(r"(?i)and|or|but|the|a|an|of|to|in|on|at|for|from|with|by|is|was|will|has|had|can|said|says")
+
+
 class PersonNameDetector:
     name = "person_names"
     labels = frozenset({Label.PERSON})
@@ -66,6 +76,7 @@ class PersonNameDetector:
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans = self._by_cue(text) + self._by_line(text) + self._by_speaker(text) + self._by_initial(text)
+        spans += self._by_surname(text) + self._by_capitals(text)
         if self.pipeline is not None:
             try:
                 analysis = context.analysis or LazyAnalysis(self.pipeline, text)
@@ -73,6 +84,60 @@ class PersonNameDetector:
             except RuntimeError:
                 pass  # no spaCy model: the cue rules still work
         spans.extend(self._by_list(text, spans))
+        return spans
+
+    def _by_surname(self, text: str) -> list[Span]:
+        """A first name the lists know, then its surname, in the forms NER cuts short: a
+        lower-case surname ("Irene walcott"), a double-barrelled one ("Irene Walcott-Mensah":
+        any half the lists know), a rare one ("Irene Quistgaard" before a lower-case word),
+        and a surname on the next line (signatures, wrapped text: each half a span, since a
+        name never runs over lines here)."""
+        names = lexicon()
+        spans = []
+        for m in _FIRST_THEN_SURNAME.finditer(text):
+            first, last, gap = m.group("first"), m.group("last"), m.group("gap")
+            parts = last.split("-")
+            known_part = any(len(p) >= 3 and names.is_last_name(p) for p in parts)
+            # A rare first name is enough before a double-barrelled surname the lists half know.
+            first_ok = self._likely_first_name(first) or (names.is_first_name(first) and "-" in last and known_part)
+            if first in NOT_NAMES or first in CALENDAR_WORDS or not first_ok or is_known_place(first):
+                continue
+            if last.islower():
+                # A known surname, or a word no list knows ("Irene walcott"; not "Irene walked").
+                ok = not is_common_word(last) and not _STOP.fullmatch(last) and len(last) >= 4
+            else:
+                after = text[m.end("last") : m.end("last") + 2]
+                ends_phrase = not after.strip() or not after.lstrip()[:1].isupper()
+                alone_on_line = "\n" in gap and text[m.end("last") : m.end("last") + 1] in ("", "\n", ",", ".")
+                ordinary = len(parts) == 1 and is_common_word(last)
+                ok = (known_part and (not ordinary or alone_on_line)) or (
+                    "-" in last or (ends_phrase and not ordinary and not is_known_place(last))
+                )
+            if not ok or last in NOT_NAMES or last in CALENDAR_WORDS:
+                continue
+            if "\n" in gap:
+                start = m.start("last")
+                spans.append(Span(m.start("first"), m.end("first"), Label.PERSON, first, 0.75, self.name))
+                spans.append(Span(start, m.end("last"), Label.PERSON, last, 0.75, self.name))
+            else:
+                start, end = m.start("first"), m.end("last")
+                spans.append(Span(start, end, Label.PERSON, text[start:end], 0.8, self.name))
+        return spans
+
+    def _by_capitals(self, text: str) -> list[Span]:
+        """Names written in capitals ("REPLY TO IRENE WALCOTT"): a first and a last name the
+        lists know, read as if title-cased."""
+        names = lexicon()
+        spans = []
+        for m in _CAPITALS_PAIR.finditer(text):
+            first, last = m.group("first").title(), m.group("last").title()
+            if first in NOT_NAMES or first in CALENDAR_WORDS or not self._likely_first_name(first):
+                continue
+            known = any(len(p) >= 2 and names.is_last_name(p) for p in last.split("-"))
+            if is_known_place(last) or last.casefold() in NOT_ENTITIES or not (known or not is_common_word(last)):
+                continue
+            start, end = m.start("first"), m.end("last")
+            spans.append(Span(start, end, Label.PERSON, text[start:end], 0.75, self.name))
         return spans
 
     @staticmethod
