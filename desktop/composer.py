@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from desktop.chat_widgets import preview_marks
 from desktop.colors import risk_color
+from desktop.file_drop import install_file_drop
 from desktop.textview import HighlightView
 
 
@@ -87,6 +88,12 @@ class ComposerPane(QWidget):
         self.send_button.clicked.connect(self.send_clicked.emit)
         buttons.addWidget(self.send_button)
         layout.addLayout(buttons)
+        # A file dropped on the composer goes into the message as text (desktop/file_drop.py).
+        self.file_drop = install_file_drop(self.composer, on_error=self.show_drop_error)
+
+    def show_drop_error(self, message: str) -> None:
+        self.warning_label.setText("⚠ " + message)
+        self.warning_label.setVisible(True)
 
     @staticmethod
     def _tool(text: str, tip: str) -> QToolButton:
