@@ -24,7 +24,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agent.cli import main as cli_main
 
         return cli_main(args)
-    from desktop.app import run_app
+    from desktop.main import run_app
 
     return run_app(args)
 

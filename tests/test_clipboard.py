@@ -124,9 +124,9 @@ def test_undo_puts_back_what_was_copied_before_sanitizing(qtbot, desktop_env, sh
         # Kept in memory only, and not past a lock.
         with qtbot.waitSignal(veil.clipboard_done, timeout=20000):
             veil.sanitize_clipboard(from_hotkey=True)
-        assert veil._undo is not None
+        assert veil.clipboard.undo_text is not None
         veil.state.lock_vault()
-        qtbot.waitUntil(lambda: veil._undo is None, timeout=5000)
+        qtbot.waitUntil(lambda: veil.clipboard.undo_text is None, timeout=5000)
         raw = b"".join(p.read_bytes() for p in (desktop_env / "data").glob("vault.db*"))
         assert b"Kowalczyk" not in raw
     finally:

@@ -164,7 +164,7 @@ def test_cancelling_the_wizard_without_a_tray_quits_having_created_nothing(qtbot
     veil.app = ExitRecorder()
     try:
         wait_wizard(qtbot, veil).reject()
-        qtbot.waitUntil(lambda: veil._shut_down, timeout=5000)
+        qtbot.waitUntil(lambda: veil.is_shut_down, timeout=5000)
         assert veil.app.codes == [0]
         assert not (home() / "config" / "config.toml").exists()
         assert not (home() / "data" / "vault.db").exists()

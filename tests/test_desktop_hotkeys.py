@@ -113,7 +113,7 @@ def test_hotkeys_in_the_portals_format():
 
 
 def test_on_wayland_the_app_runs_through_xwayland_for_the_clipboard():
-    from desktop.app import qt_platform_for
+    from desktop.main import qt_platform_for
 
     assert qt_platform_for({"XDG_SESSION_TYPE": "wayland", "WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"}) == "xcb"
     assert qt_platform_for({"WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":1"}) == "xcb"
