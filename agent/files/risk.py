@@ -267,7 +267,7 @@ def _combinations(chunk, covered: list[tuple[int, int]]) -> list[Combination]:
         seen_values: set[str] = set()
         for _, kind, value in window:
             if kind in kinds or value.casefold() in seen_values:
-                continue  # "9-year-old" is an age, not an age and a date
+                continue  # "aged 42" is an age, not an age and a date
             kinds[kind] = value
             seen_values.add(value.casefold())
         if len(kinds) >= 3:
