@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,14 +80,8 @@ class LocalModel(ModelLoader):
         _templated: bool = False,
     ) -> Generation:
         """Complete `prompt` (raw text: few-shot prompts for base models)."""
-        started = time.monotonic()
-        deadline = None if time_budget_s is None else started + time_budget_s
-        with self._session(deadline) as failure:
-            if failure:
-                return Generation("", failure[0], error=failure[1], elapsed_s=time.monotonic() - started)
-            return self._complete_locked(
-                prompt, max_tokens, deadline, stop, temperature, json_schema, _templated, started
-            )
+        return self._generate(lambda: (prompt, list(stop), _templated), max_tokens, time_budget_s, temperature,
+                              json_schema)
 
     def chat(
         self,
@@ -100,22 +94,12 @@ class LocalModel(ModelLoader):
         stop: Sequence[str] = (),
     ) -> Generation:
         """Answer a chat (list of {"role", "content"}) using the model's chat template."""
-        started = time.monotonic()
-        deadline = None if time_budget_s is None else started + time_budget_s
-        with self._session(deadline) as failure:
-            if failure:
-                return Generation("", failure[0], error=failure[1], elapsed_s=time.monotonic() - started)
+
+        def render() -> tuple[str, list[str], bool]:  # once loaded: the template comes with the weights
             prompt, template_stops = self.render_chat(messages)
-            return self._complete_locked(
-                prompt,
-                max_tokens,
-                deadline,
-                [*template_stops, *stop],
-                temperature,
-                json_schema,
-                self._formatter is not None,
-                started,
-            )
+            return prompt, [*template_stops, *stop], self._formatter is not None
+
+        return self._generate(render, max_tokens, time_budget_s, temperature, json_schema)
 
     def complete_json(
         self,
@@ -216,6 +200,25 @@ class LocalModel(ModelLoader):
             self._timed_out = True
 
         return stopping_criteria(deadline, cancel, timed_out)
+
+    def _generate(
+        self,
+        render: Callable[[], tuple[str, list[str], bool]],
+        max_tokens: int,
+        time_budget_s: float | None,
+        temperature: float,
+        json_schema: Mapping[str, Any] | None,
+    ) -> Generation:
+        """One completion of the prompt `render` gives (text, stop strings, templated),
+        within the budgets; a model that cannot run in time gives an empty Generation
+        saying why."""
+        started = time.monotonic()
+        deadline = None if time_budget_s is None else started + time_budget_s
+        with self._session(deadline) as failure:
+            if failure:
+                return Generation("", failure[0], error=failure[1], elapsed_s=time.monotonic() - started)
+            prompt, stop, templated = render()
+            return self._complete_locked(prompt, max_tokens, deadline, stop, temperature, json_schema, templated, started)
 
     def _complete_locked(
         self,

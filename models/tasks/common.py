@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
@@ -42,6 +43,12 @@ def window(text: str, start: int, end: int, max_chars: int) -> tuple[str, int]:
     if right:
         hi = right[-1] + 1
     return text[lo:hi], lo
+
+
+def few_shot_header(instructions: str, shots: Iterable[str]) -> str:
+    """The start of a base model's prompt: the instructions, then each worked example,
+    a blank line between them (the task's own example line follows)."""
+    return f"{instructions}\n\n" + "\n\n".join(shots) + "\n\n"
 
 
 def one_line(text: str, limit: int = 2000) -> str:

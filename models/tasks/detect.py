@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from agent.detect.base import DetectionContext
 from agent.entities import Label, Span
 from models.runtime import LocalModel
-from models.tasks.common import Budget, one_line
+from models.tasks.common import Budget, few_shot_header, one_line
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +65,7 @@ def _example(text: str, item: str) -> str:
 
 
 def base_prompt_header() -> str:
-    shots = "\n\n".join(f"{_example(t, i)} {a}" for t, i, a in FEW_SHOT)
-    return f"{INSTRUCTIONS}\n\n{shots}\n\n"
+    return few_shot_header(INSTRUCTIONS, (f"{_example(t, i)} {a}" for t, i, a in FEW_SHOT))
 
 
 # -- extraction for instruct models ------------------------------------------------------

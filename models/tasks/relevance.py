@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from agent.entities import Label, Span
 from models.runtime import LocalModel
-from models.tasks.common import Budget, one_line, window
+from models.tasks.common import Budget, few_shot_header, one_line, window
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +76,7 @@ def _example(request: str, entity: str) -> str:
 
 
 def base_prompt_header() -> str:
-    shots = "\n\n".join(f"{_example(r, e)} {d}" for r, e, d in FEW_SHOT)
-    return f"{INSTRUCTIONS}\n\n{shots}\n\n"
+    return few_shot_header(INSTRUCTIONS, (f"{_example(r, e)} {d}" for r, e, d in FEW_SHOT))
 
 
 class LocalRelevanceJudge:

@@ -17,10 +17,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agent.session.conversation import MapEntry
 from agent.entities import Action
+from agent.session.conversation import MapEntry
 from models.runtime import LocalModel
-from models.tasks.common import Budget, one_line, window
+from models.tasks.common import Budget, few_shot_header, one_line, window
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +54,7 @@ def _example(text: str, mention: str, name: str) -> str:
 
 
 def base_prompt_header() -> str:
-    shots = "\n\n".join(f"{_example(t, m, n)} {a}" for t, m, n, a in FEW_SHOT)
-    return f"{INSTRUCTIONS}\n\n{shots}\n\n"
+    return few_shot_header(INSTRUCTIONS, (f"{_example(t, m, n)} {a}" for t, m, n, a in FEW_SHOT))
 
 
 class LocalFallbackRestorer:

@@ -21,7 +21,7 @@ from agent.knowledge.org_words import GENERIC_ORG_WORDS, LEGAL_FORM_WORDS
 from agent.knowledge.person_words import TITLE_PATTERN
 from agent.knowledge.places import place_kind
 from models.runtime import LocalModel
-from models.tasks.common import Budget, one_line, window
+from models.tasks.common import Budget, few_shot_header, one_line, window
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +56,7 @@ def _example(text: str, kind: str) -> str:
 
 
 def base_prompt_header() -> str:
-    shots = "\n\n".join(f"{_example(t, k)} {r}" for t, k, r in FEW_SHOT)
-    return f"{INSTRUCTIONS}\n\n{shots}\n\n"
+    return few_shot_header(INSTRUCTIONS, (f"{_example(t, k)} {r}" for t, k, r in FEW_SHOT))
 
 
 class LocalSurrogateProposer:
