@@ -10,7 +10,8 @@ from pathlib import Path
 
 from agent.vault.errors import VaultError
 from agent.vault.keys import KeyringStatus, VaultHeader, keyring_delete, keyring_status, read_header
-from agent.vault.store import companion_paths, default_vault_path, request_lock
+from agent.vault.session import request_lock
+from agent.vault.vault_file import companion_paths, default_vault_path
 
 
 @dataclass(frozen=True, slots=True)
