@@ -329,3 +329,17 @@ def test_the_unlock_dialog_shows_its_whole_text_after_a_wrong_passphrase(qtbot):
                       "header, which happens after restoring a backup of one without the other.")
     qtbot.wait(50)
     assert clipped() == []
+
+
+def test_without_a_keyring_settings_keeps_the_key_in_the_vault_and_says_so(qtbot, dialog, veil, fake_openai):
+    from agent.config import load_settings
+
+    provider = dialog.provider_tab
+    assert "encrypted vault" in provider.key_note.text()  # desktop_env: the "fail" keyring
+    provider.api_key_edit.setText("sk-settings-vault-key-42")
+    assert dialog.apply()
+    qtbot.waitUntil(lambda: provider.key_status.text() == "key kept in the vault", timeout=10000)
+    assert veil.state.store.get_setting("api_key.openai") == "sk-settings-vault-key-42"
+    assert provider.api_key_edit.text() == ""
+    config = (Path(os.environ["VEIL_HOME"]) / "config" / "config.toml").read_text()
+    assert "sk-settings" not in config and load_settings().provider.kind == "openai"
