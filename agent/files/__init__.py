@@ -3,7 +3,7 @@ project, restored from it, with a residual-risk report. Qt-free.
 
 document.py   the segment model every format is read into
 formats/      one reader/writer per file format (txt/md, csv/tsv, json/jsonl, docx, pdf, srt/vtt)
-spoken.py     spoken identifiers in transcripts ("four one five...", "B A K E R", "john dot baker at...")
+spoken*.py    spoken identifiers in transcripts ("four one five...", "B A K E R", "john dot baker at...")
 transcript.py speaker turns kept as structure
 policy.py     a project's exclusions, dictionary, hotwords, per-type and per-column choices
 project.py    a project = a conversation in the vault (its map) + its policy
