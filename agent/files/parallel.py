@@ -32,11 +32,11 @@ from agent.files.runner import (
     Manifest,
     ProgressCallback,
     RunResult,
-    _refuse_inputs_inside,
-    _ticker,
     collect,
     file_digest,
     policy_fingerprint,
+    progress_ticker,
+    refuse_inputs_inside,
     write_atomically,
 )
 from agent.files.sanitizer import Chunk, DocumentOutcome, ProjectSanitizer, chunks_of
@@ -125,9 +125,9 @@ def sanitize_files_parallel(
     started = time.perf_counter()
     jobs, reports = collect(paths)
     out_dir.mkdir(parents=True, exist_ok=True)
-    _refuse_inputs_inside(jobs, out_dir)
+    refuse_inputs_inside(jobs, out_dir)
     manifest = Manifest(out_dir, project.name, policy_fingerprint(project.policy, spoken))
-    tick = _ticker(jobs, progress)
+    tick = progress_ticker(jobs, progress)
     context = multiprocessing.get_context("spawn")
     # One math thread per worker: N workers with N BLAS threads each would fight over the
     # same cores (measured: each worker several times slower). Children inherit this.

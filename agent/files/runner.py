@@ -217,7 +217,7 @@ class RunResult:
         return [f for f in self.files if f.status == "failed"]
 
 
-def _ticker(jobs: Sequence[FileJob], progress: ProgressCallback | None):
+def progress_ticker(jobs: Sequence[FileJob], progress: ProgressCallback | None):
     started = time.perf_counter()
     total = sum(j.size for j in jobs)
     state = {"files": 0, "bytes": 0}
@@ -244,9 +244,9 @@ def sanitize_files(
     started = time.perf_counter()
     jobs, reports = collect(paths)
     out_dir.mkdir(parents=True, exist_ok=True)
-    _refuse_inputs_inside(jobs, out_dir)
+    refuse_inputs_inside(jobs, out_dir)
     manifest = Manifest(out_dir, sanitizer.project.name, policy_fingerprint(sanitizer.project.policy, sanitizer.spoken))
-    tick = _ticker(jobs, progress)
+    tick = progress_ticker(jobs, progress)
     if sanitizer.corpus is not None:
         _collect_corpus(sanitizer, jobs, tick)
     for job in jobs:
@@ -317,7 +317,7 @@ def restore_files(
     about them). Outputs go to out_dir, or beside each input as NAME.restored.EXT."""
     started = time.perf_counter()
     jobs, reports = collect(paths)
-    tick = _ticker(jobs, progress)
+    tick = progress_ticker(jobs, progress)
     for job in jobs:
         tick(str(job.relative))
         report = FileReport(str(job.source), str(job.relative), size=job.size)
@@ -374,7 +374,7 @@ def restore_document(engine: PrivacyEngine, conversation, document: Document) ->
     return all_edits, unrestored
 
 
-def _refuse_inputs_inside(jobs: Sequence[FileJob], out_dir: Path) -> None:
+def refuse_inputs_inside(jobs: Sequence[FileJob], out_dir: Path) -> None:
     target = out_dir.resolve()
     for job in jobs:
         if job.source.resolve().parent == target or target in job.source.resolve().parents:

@@ -139,13 +139,13 @@ class ProjectSanitizer:
         first pass of corpus swapping)."""
         spans: list[Span] = []
         for indexes in chunks_of(document.segments):
-            text, _ = _join(document.segments, indexes)
+            text, _ = join_segments(document.segments, indexes)
             spans.extend(self.engine.detect(text, self.conversation))
         return spans
 
     def sanitize_chunk(self, segments: list[Segment], indexes: list[int], outcome: DocumentOutcome) -> None:
         """Sanitize the segments `indexes` (one chunk) into outcome (edits, findings, chunk)."""
-        text, starts = _join(segments, indexes)
+        text, starts = join_segments(segments, indexes)
         prepared: list[Span] = []
         overrides: dict[str, Action] = {}
         for index, start in zip(indexes, starts):
@@ -289,10 +289,6 @@ def place_changes(changes, segments: list[Segment], indexes: list[int], starts: 
 
 def join_segments(segments: list[Segment], indexes: list[int]) -> tuple[str, list[int]]:
     """The chunk text of these segments (with their joiners) and where each starts in it."""
-    return _join(segments, indexes)
-
-
-def _join(segments: list[Segment], indexes: list[int]) -> tuple[str, list[int]]:
     pieces, starts = [], []
     position = 0
     for k, index in enumerate(indexes):
