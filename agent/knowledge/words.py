@@ -18,6 +18,13 @@ def _frequencies():
     return SpellChecker(distance=1).word_frequency
 
 
+def word_frequency(word: str) -> int:
+    """Occurrences of the word (any case) in the English frequency list; 0 when unknown."""
+    with _lock:
+        frequencies = _frequencies()
+    return frequencies[word.casefold().strip(".,'’")]
+
+
 def is_common_word(word: str) -> bool:
     with _lock:
         frequencies = _frequencies()

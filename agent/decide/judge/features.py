@@ -25,7 +25,7 @@ import numpy as np
 from agent.entities import Label, Span
 from agent.knowledge.geonames import geo_index
 from agent.knowledge.names import lexicon
-from agent.knowledge.words import is_common_word
+from agent.knowledge.words import is_common_word, word_frequency
 
 # The types the judge decides (LOPSIDED's); dates keep their own rule (a specific date is
 # shifted, a vague one kept), identifiers are always swapped.
@@ -81,6 +81,7 @@ def _names() -> list[str]:
     names = [f"label={lab.value}" for lab in LABELS] + [f"detector={d}" for d in DETECTORS]
     names += ["score", "tokens", "title_case", "upper_case", "lower_case", "has_digit", "mentions", "first_position"]
     names += ["first_name_locales", "last_name_locales", "common_word", "first_token_first_name", "last_token_surname"]
+    names += ["word_frequency_max", "word_frequency_min", "frequent_not_a_name"]
     names += [f"place={k}" for k in PLACE_KINDS] + ["place_population"]
     names += ["rule_keep", "rule_no_opinion"] + [f"rule={r}" for r in RULE_REASONS]
     names += [f"prompt={c}" for c in PROMPT_CUES] + ["prompt_first_person", "prompt_code", "prompt_length", "prompt_entities"]
@@ -133,6 +134,14 @@ def span_features(text: str, span: Span, rule: RuleOpinion | None, mentions: int
         min(len(first.first_in - {"en"}), 20) / 20, min(len(last.last_in), 20) / 20,
         1.0 if is_common_word(span.text) else 0.0, 1.0 if first.is_first else 0.0,
         1.0 if len(tokens) > 1 and last.is_last else 0.0,
+    ]
+    # How often the name's words occur in everyday English (subtitles): a word that is
+    # frequent but no one's first name ("Shakespeare", "Starbucks") is a public name.
+    frequencies = [word_frequency(t) for t in tokens]
+    not_names = [f for t, f in zip(tokens, frequencies) if not names.info(t).is_first]
+    out += [
+        math.log10(1 + max(frequencies)) / 4, math.log10(1 + min(frequencies)) / 4,
+        math.log10(1 + max(not_names)) / 4 if not_names else 0.0,
     ]
     place = geo.lookup(span.text)
     out += [1.0 if place is not None and place.kind == k else 0.0 for k in PLACE_KINDS]
