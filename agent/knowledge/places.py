@@ -91,11 +91,26 @@ def _index() -> dict:
         "country": {fold(c): c for c in data["countries"]} | dict(_COUNTRY_ALIASES),
         "state": {fold(s): s for s in data["us_states"]},
         "state_abbr": frozenset(data["us_state_abbreviations"]),
-        "city": {fold(c): country for c, country in data["city_country"].items()},
+        "city": {fold(c): country for c, country in data["city_country"].items() if not _also_a_name(c)},
         "continent": {fold(c) for c in data["continents"]},
-        "region": {fold(r) for r in data["regions"]},
+        "region": {fold(r) for r in data["regions"] if not _also_a_name(r)},
     }
     return out
+
+
+def _also_a_name(place: str) -> bool:
+    """A region or town named like a person or a word ("Mary" in Turkmenistan, "Victoria",
+    "Nice") is not taken for a place on its name alone: names are found far more often than
+    such places. Cities of a million people or more stay places ("Phoenix", "Santiago")."""
+    if " " in place:
+        return False
+    found = geo_index().lookup(place)
+    if found is not None and found.population >= 1_000_000:
+        return False
+    from agent.knowledge.names import lexicon
+    from agent.knowledge.words import is_common_word
+
+    return is_common_word(place) or len(lexicon().info(place).first_in - {"en"}) >= 2
 
 
 def place_kind(value: str) -> tuple[str, str | None]:
