@@ -106,7 +106,7 @@ class ChatWindow(QMainWindow):
         self.details.value_toggled.connect(self.choose_for_value)
         self.details.type_toggled.connect(self.choose_for_type)
         self.details.reset_requested.connect(self.reset_choices)
-        self.pane.details_toggled.connect(self.details.setVisible)
+        self.pane.details_toggled.connect(lambda on: (self.details.setVisible(on), self._fit_columns()))
         vertical = QSplitter(Qt.Orientation.Vertical)
         vertical.setChildrenCollapsible(False)
         vertical.addWidget(self.transcript)
@@ -125,8 +125,9 @@ class ChatWindow(QMainWindow):
         splitter.setChildrenCollapsible(False)
         for part in (self.conversations, middle, self.details):
             splitter.addWidget(part)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([220, 620, 380])
+        self.columns = splitter
+        self._columns_moved = False  # until the user drags a divider, the columns follow the window
+        splitter.splitterMoved.connect(lambda *_: setattr(self, "_columns_moved", True))
         # The chat, or (vault locked) a page that shows no real value at all.
         self.locked_page = LockedPage()
         self.locked_page.unlock_clicked.connect(lambda: self.host.ensure_vault(lambda: None))
@@ -194,6 +195,16 @@ class ChatWindow(QMainWindow):
 
     def sizeHint(self) -> QSize:
         return QSize(1100, 760)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        if hasattr(self, "columns") and not self._columns_moved:  # list, chat, detected items
+            width = self.columns.width() or self.width()
+            shares = (0.15, 0.52, 0.33) if self.details.isVisibleTo(self) else (0.18, 0.82, 0.0)
+            self.columns.setSizes([int(width * share) for share in shares])
 
     def set_hide_on_close(self, hide: bool) -> None:
         self._hide_on_close = hide

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from agent.entities import Action, Label
+from agent.providers.choice import provider_name
 from agent.session.conversation import Message, MessageState
 from desktop import icons
 from desktop.markdown_view import MarkdownView
@@ -256,7 +257,7 @@ class MessageView(QFrame):
         meta = []
         if self.role == "assistant":
             if message.provider:
-                meta.append(message.provider + (f" · {message.model}" if message.model else ""))
+                meta.append(provider_name(message.provider) + (f" · {message.model}" if message.model else ""))
             state = {
                 MessageState.SENDING: "answering…", MessageState.FAILED: "failed",
                 MessageState.CANCELLED: "cancelled", MessageState.UNSENT: "not sent",

@@ -72,6 +72,7 @@ class ComposerPane(QWidget):
         buttons = QHBoxLayout()
         hint = QLabel("Hover a highlighted value to see the real one; click it to keep or replace it.")
         hint.setEnabled(False)
+        hint.setWordWrap(True)  # the window may be narrow: the side panel needs room too
         buttons.addWidget(hint, 1)
         self.destination_label = QLabel()
         self.destination_label.setObjectName("destination")

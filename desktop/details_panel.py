@@ -10,7 +10,7 @@ decided in one place.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -30,7 +30,7 @@ from desktop.colors import entity_style
 
 ROLE_ENTITY = Qt.ItemDataRole.UserRole  # a value's row: its first Replacement
 ROLE_LABEL = Qt.ItemDataRole.UserRole + 1  # a type's row: its Label
-COLUMNS = ("Keep", "Real value", "Sent as", "Why")
+COLUMNS = ("Real value (✓ = sent as is)", "Sent as", "Why")
 
 
 class DetailsPanel(QWidget):
@@ -64,12 +64,28 @@ class DetailsPanel(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
         header = self.tree.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
-        self.tree.headerItem().setToolTip(0, "Checked: the real value is sent")
+        # The columns share the panel's width (long values are elided in the middle; the
+        # whole value is in the row's tooltip): no sideways scrolling to see why.
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(False)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.tree.setRootIsDecorated(False)  # the groups stay open: no arrows, more room
+        self.tree.setIndentation(14)
+        self.tree.headerItem().setToolTip(0, "Checked: the real value is sent as it is")
         self.tree.itemChanged.connect(self._changed)
         layout.addWidget(self.tree, 1)
         self._filling = False
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        width = self.tree.viewport().width()
+        self.tree.header().resizeSection(1, int(width * 0.30))
+        self.tree.header().resizeSection(2, int(width * 0.27))
+
+    def sizeHint(self) -> QSize:
+        return QSize(480, 400)  # room for a value, its stand-in and why, side by side
 
     # -- rendering -------------------------------------------------------------------------------
     def show_result(self, result, *, choices: int = 0) -> None:
@@ -87,7 +103,7 @@ class DetailsPanel(QWidget):
         palette = self.palette()
         for label, entities in groups.items():
             style = entity_style(label.value, palette)
-            group = QTreeWidgetItem([f"{label.value} ({len(entities)})", "", "", ""])
+            group = QTreeWidgetItem([f"{label.value} ({len(entities)})", "", ""])
             group.setData(0, ROLE_LABEL, label.value)  # a str enum would come back as a plain str
             group.setBackground(0, QBrush(style.background))
             group.setForeground(0, QBrush(style.foreground))
@@ -114,17 +130,16 @@ class DetailsPanel(QWidget):
 
     def _row(self, entity) -> QTreeWidgetItem:
         sent = "(the real value)" if entity.action is Action.KEEP else entity.sent
-        row = QTreeWidgetItem(["", entity.real, sent, entity.reason])
+        row = QTreeWidgetItem([entity.real, sent, entity.reason])
         row.setData(0, ROLE_ENTITY, entity)
-        row.setToolTip(1, entity.real)
-        row.setToolTip(2, entity.sent)
-        row.setToolTip(3, entity.reason)
+        for column, tip in enumerate((entity.real, entity.sent, entity.reason)):
+            row.setToolTip(column, tip)
         if can_keep(entity.label):
             row.setFlags(row.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             row.setCheckState(0, Qt.CheckState.Checked if entity.action is Action.KEEP else Qt.CheckState.Unchecked)
         else:  # a secret: no box to tick
             row.setFlags(row.flags() & ~Qt.ItemFlag.ItemIsUserCheckable)
-            row.setText(0, "never")
+            row.setToolTip(0, "Secrets are never sent")
         return row
 
     def clear(self) -> None:

@@ -484,7 +484,7 @@ PANEL_PROMPT = ("Ask Sarah Mitchell and Tom Baker (tom.baker@northwind.io) wheth
 def panel_rows(chat):
     from desktop.details_panel import ROLE_ENTITY
 
-    return {(r.data(0, ROLE_ENTITY).label.value, r.text(1)): r for r in chat.details.rows()}
+    return {(r.data(0, ROLE_ENTITY).label.value, r.text(0)): r for r in chat.details.rows()}
 
 
 def test_side_panel_lists_every_detected_value_with_stand_in_and_why(qtbot, veil):
@@ -498,9 +498,9 @@ def test_side_panel_lists_every_detected_value_with_stand_in_and_why(qtbot, veil
     assert ("PERSON", "Sarah Mitchell") in rows and ("EMAIL", "tom.baker@northwind.io") in rows
     for entity in draft.result.entities:
         row = rows[(entity.label.value, entity.real)]
-        assert row.text(3) == entity.reason
+        assert row.text(2) == entity.reason
         kept = entity.action.value == "keep"
-        assert row.text(2) == ("(the real value)" if kept else entity.sent)
+        assert row.text(1) == ("(the real value)" if kept else entity.sent)
         assert row.checkState(0) == (Qt.CheckState.Checked if kept else Qt.CheckState.Unchecked)
     assert chat.details.group(draft.result.entities[0].label).text(0).endswith(")")
 
@@ -548,7 +548,7 @@ def test_secrets_have_no_keep_box(qtbot, veil):
     row = next(r for (label, _), r in panel_rows(chat).items() if label == "SECRET")
     from PySide6.QtCore import Qt
 
-    assert not row.flags() & Qt.ItemFlag.ItemIsUserCheckable and row.text(0) == "never"
+    assert not row.flags() & Qt.ItemFlag.ItemIsUserCheckable and "never sent" in row.toolTip(0)
 
 
 def test_show_what_was_sent_is_highlighted_like_the_preview(qtbot, veil, fake_openai):
@@ -566,3 +566,112 @@ def test_show_what_was_sent_is_highlighted_like_the_preview(qtbot, veil, fake_op
     mark = next(m for m in user.body.marks() if m.label == "PERSON")
     assert mark.key.real in ("Sarah Mitchell", "Tom Baker")
     assert mark.key.real in user.body.tooltip_at(user.body.rect_of(mark)[0])
+
+
+# -- README screenshots (docs/screenshots with VEIL_UPDATE_SCREENSHOTS=1), checked ------------------
+@pytest.fixture
+def shot_dir(tmp_path):
+    from desktop_support import REPO
+
+    return REPO / "docs" / "screenshots" if os.environ.get("VEIL_UPDATE_SCREENSHOTS") == "1" else tmp_path
+
+
+def screenshot(qtbot, window, path):
+    """The window as drawn (offscreen), saved and read back."""
+    from PySide6.QtGui import QImage
+
+    window.resize(1320, 800)
+    window.info_banner.hide()  # "No system tray": true offscreen, not what a user sees
+    qtbot.wait(300)  # layout and the last render slices
+    assert window.grab().save(str(path))
+    image = QImage(str(path))
+    assert image.width() >= 1300 and image.height() >= 780
+    return image
+
+
+def pixels_like(image, color, rect=None, tolerance=6) -> int:
+    """How many pixels (every 2nd in each direction) are this colour, in a rect of the image."""
+    from PySide6.QtCore import QRect
+
+    rect = rect or QRect(0, 0, image.width(), image.height())
+    count = 0
+    for y in range(max(rect.top(), 0), min(rect.bottom(), image.height() - 1), 2):
+        for x in range(max(rect.left(), 0), min(rect.right(), image.width() - 1), 2):
+            c = image.pixelColor(x, y)
+            if abs(c.red() - color.red()) + abs(c.green() - color.green()) + abs(c.blue() - color.blue()) <= tolerance:
+                count += 1
+    return count
+
+
+def rect_in(window, widget):
+    from PySide6.QtCore import QRect
+
+    return QRect(widget.mapTo(window, widget.rect().topLeft()), widget.size())
+
+
+def test_screenshot_preview_with_the_side_panel(qtbot, veil, shot_dir):
+    from desktop.colors import entity_style
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, PANEL_PROMPT)
+    image = screenshot(qtbot, chat, shot_dir / "preview-panel.png")
+    person = entity_style("PERSON", chat.preview.palette()).background
+    # Stand-ins are highlighted in the preview, and the panel lists the values by type.
+    assert pixels_like(image, person, rect_in(chat, chat.preview)) > 40
+    assert pixels_like(image, person, rect_in(chat, chat.details)) > 40
+    assert len(chat.details.rows()) >= 4 and chat.details.isVisible()
+
+
+def test_screenshot_markdown_answer_with_highlights(qtbot, veil, fake_openai, shot_dir):
+    from provider_fakes import Reply
+
+    from desktop.colors import entity_style
+
+    chat = veil.chat
+    draft = type_and_preview(qtbot, chat, "Plan a reply to Sarah Mitchell (sarah.m@globaltech.com).")
+    name = next(e.sent for e in draft.result.entities if e.real == "Sarah Mitchell")
+    mail = next(e.sent for e in draft.result.entities if e.real == "sarah.m@globaltech.com")
+    fake_openai.plan(Reply(markdown_answer(name, mail), chunk_size=5))
+    chat.send()
+    answer = wait_answer(qtbot, chat)
+    chat.details_button.setChecked(False)  # room for the answer
+    image = screenshot(qtbot, chat, shot_dir / "answer-markdown.png")
+    body = rect_in(chat, answer.body)
+    assert body.height() > 200  # the whole answer is in the picture
+    palette = answer.body.palette()
+    assert pixels_like(image, entity_style("PERSON", palette).background, body) > 60
+    assert pixels_like(image, entity_style("EMAIL", palette).background, body) > 30
+    assert "##" not in answer.body.document().toPlainText()
+
+
+def test_screenshot_error_banner(qtbot, veil, fake_openai, shot_dir):
+    from PySide6.QtGui import QColor
+    from provider_fakes import Fail
+    from test_providers_errors import NGINX_502
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, "Summarise the call with Sarah Mitchell.")
+    fake_openai.plan(Fail(502, raw=NGINX_502))
+    chat.send()
+    wait_answer(qtbot, chat)
+    image = screenshot(qtbot, chat, shot_dir / "error-banner.png")
+    assert pixels_like(image, QColor("#b3261e"), rect_in(chat, chat.error_banner)) > 200
+    assert "502 Bad Gateway" in chat.error_banner.label.text() and "<" not in chat.error_banner.label.text()
+
+
+def test_screenshot_locked_window(qtbot, veil, fake_openai, shot_dir):
+    from desktop.colors import HUES, entity_style
+
+    chat = veil.chat
+    type_and_preview(qtbot, chat, "Pay Sarah Mitchell from IBAN DE89 3704 0044 0532 0130 00 today.")
+    chat.send()
+    wait_answer(qtbot, chat)
+    veil.state.lock_vault()
+    qtbot.waitUntil(lambda: chat.locked_view, timeout=5000)
+    image = screenshot(qtbot, chat, shot_dir / "locked.png")
+    shown = every_text(chat)
+    assert not [value for value in REAL_VALUES if value in shown]
+    # Not one highlighted value in the picture, and it is not blank: the lock page is drawn.
+    palette = chat.palette()
+    assert all(pixels_like(image, entity_style(label, palette).background, tolerance=2) == 0 for label in HUES)
+    assert chat.unlock_button.isVisible() and pixels_like(image, palette.color(palette.ColorRole.Button)) > 100

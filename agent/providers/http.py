@@ -387,7 +387,7 @@ class HttpProvider(Provider):
             except (AttributeError, TypeError, KeyError, IndexError):
                 message, code = "", ""
         if not message and data is None:
-            message = error_body_words(text, response.headers.get("content-type", ""))
+            message = error_body_words(text, response.headers.get("content-type", ""), status)
         message = self._redact(message)[:_MAX_PROVIDER_MESSAGE]
         code = self._redact(str(code or ""))[:100]
         return self.error_for_status(status, message, code, retry_after=parse_retry_after(response.headers))

@@ -33,14 +33,17 @@ def status_words(status: int) -> str:
         return f"HTTP {status}"
 
 
-def error_body_words(text: str, content_type: str) -> str:
+def error_body_words(text: str, content_type: str, status: int | None = None) -> str:
     """What a non-JSON error body says, in a line: an HTML page's title (or first heading),
-    else the text itself, whitespace folded and cut short."""
+    else the text itself, whitespace folded and cut short. A page that only repeats the
+    status ("502 Bad Gateway") adds nothing: ""."""
     looks_html = "html" in content_type.lower() or text.lstrip()[:1] == "<"
     if looks_html:
         found = _TITLE.search(text) or _HEADING.search(text)
         words = html.unescape(_TAG.sub(" ", found.group(1))) if found else ""
         words = " ".join(words.split())
+        if status is not None and words and status_words(status).endswith(words):
+            return ""
         return f"an error page ({words})" if words else "an error page"
     words = " ".join(text.split())
     return words if len(words) <= MAX_PLAIN_BODY else words[:MAX_PLAIN_BODY] + "…"
