@@ -17,6 +17,7 @@ from agent.config import Settings, default_settings
 from agent.decide.decider import Decider, residual_risk
 from agent.detect.base import Detector
 from agent.detect.registry import build_registry
+from agent.engine.chunks import CHUNK_CHARS, sanitize_in_chunks
 from agent.engine.interface import DryRun, commit_dry_run, dry_run_with
 from agent.engine.local_tasks import LocalModels, LocalTasks, find_local_models
 from agent.entities import Action, Label, Replacement, RestoreResult, SanitizeResult, Span
@@ -76,6 +77,8 @@ class Engine:
         added to the conversation (conversation.take_unsaved() hands them to a store)."""
         warnings = _warnings_for(text)
         text = _checked(text)
+        if len(text) > CHUNK_CHARS:  # big texts in bounded pieces (memory, time): agent/engine/chunks.py
+            return sanitize_in_chunks(self.sanitize, text, conversation, overrides, warnings)
         detection = self.registry.detect(text, conversation)
         warnings.extend(detection.warnings)
         decisions = self.decider.decide(text, detection.spans, conversation, overrides)

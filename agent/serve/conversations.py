@@ -29,6 +29,14 @@ CONVERSATION_HEADER = "X-Veil-Conversation"
 _VALID_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 
 
+# The memo keeps texts up to this size (a big message is not sanitized again each turn),
+# and at most this many characters per conversation (client and upstream text together).
+MEMO_TEXT_CHARS = 1_000_000
+MEMO_SLOT_CHARS = 4_000_000
+# All conversations in memory together: least recently used ones go first past this.
+BOOK_MEMO_CHARS = 32_000_000
+
+
 class ConversationSlot:
     """A conversation the proxy has in memory: its map, a lock for sanitizing, and the
     memo of texts as the client has them -> as the upstream had them."""
@@ -39,20 +47,40 @@ class ConversationSlot:
         self.conversation: Conversation | None = None
         self.memo: OrderedDict[str, str] = OrderedDict()
         self.memo_size = memo_size
+        self.memo_chars = 0
 
     def remember(self, client_text: str, upstream_text: str) -> None:
-        if not client_text.strip() or len(client_text) > 200_000:
+        if not client_text.strip() or len(client_text) > MEMO_TEXT_CHARS:
             return
+        self.forget(client_text)
         self.memo[client_text] = upstream_text
-        self.memo.move_to_end(client_text)
-        while len(self.memo) > self.memo_size:
-            self.memo.popitem(last=False)
+        self.memo_chars += len(client_text) + len(upstream_text)
+        while len(self.memo) > self.memo_size or self.memo_chars > MEMO_SLOT_CHARS:
+            self.forget(next(iter(self.memo)))
+
+    def forget(self, client_text: str) -> None:
+        upstream_text = self.memo.pop(client_text, None)
+        if upstream_text is not None:
+            self.memo_chars -= len(client_text) + len(upstream_text)
 
     def recall(self, client_text: str) -> str | None:
         found = self.memo.get(client_text)
         if found is not None:
             self.memo.move_to_end(client_text)
         return found
+
+
+class _RecallOnly:
+    """A memo that is read, never written (for counting what a request would need)."""
+
+    def __init__(self, memo: ConversationSlot):
+        self.memo = memo
+
+    def recall(self, client_text: str) -> str | None:
+        return self.memo.recall(client_text)
+
+    def remember(self, client_text: str, upstream_text: str) -> None:
+        pass
 
 
 class ConversationBook:
@@ -88,7 +116,8 @@ class ConversationBook:
             slot = self._slots.get(conversation_id)
             if slot is None:
                 slot = self._slots[conversation_id] = ConversationSlot(conversation_id, self.memo_size)
-                while len(self._slots) > self.capacity:
+                while len(self._slots) > 1 and (len(self._slots) > self.capacity or
+                                                sum(s.memo_chars for s in self._slots.values()) > BOOK_MEMO_CHARS):
                     self._slots.popitem(last=False)
             else:
                 self._slots.move_to_end(conversation_id)
@@ -114,6 +143,21 @@ class ConversationBook:
         return conversation
 
     # -- sanitizing ----------------------------------------------------------------------------------
+    def new_text_chars(self, slot: ConversationSlot | None, body: dict[str, Any],
+                       unknown_fields: UnknownFields = "sanitize") -> int:
+        """How many characters of this request would go through the engine (texts not
+        sanitized before; all of them for a new chat, slot None): what the size limit is
+        checked against, before any work. Raises WireError as sanitize_request would."""
+        total = 0
+
+        def count(text: str) -> str:
+            nonlocal total
+            total += len(text)
+            return text
+
+        RequestWalker(count, unknown=unknown_fields, memo=_RecallOnly(slot) if slot else None).walk(body)
+        return total
+
     def sanitize_request(self, slot: ConversationSlot, body: dict[str, Any],
                          unknown_fields: UnknownFields = "sanitize") -> dict[str, Any]:
         """The request with every text sanitized (call with slot.lock held); texts sent

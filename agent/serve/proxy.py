@@ -26,13 +26,15 @@ from agent.serve.fields import UNKNOWN_FIELD_POLICIES, UnknownFields, field_list
 from agent.serve.restoring import ChunkRestorer, completion_texts, restore_completion
 from agent.serve.threads import ChatOpening
 from agent.serve.upstream import Upstream
-from agent.serve.wire import ChatRequest, iter_choices, message_text
+from agent.serve.wire import ChatRequest, WireError, iter_choices, message_text
 from agent.session.conversation import Message, MessageState, render_and_store
 from agent.session.sender import _state_for, _title_for
 
 log = logging.getLogger("veil.serve")
 
 MODELS_CACHE_S = 300.0
+# New text (not sent before in this conversation) one request may bring, in characters.
+MAX_NEW_TEXT_CHARS = 1_000_000
 
 
 class _AnswerComplete:
@@ -46,10 +48,12 @@ ANSWER_COMPLETE = _AnswerComplete()
 
 class PrivacyProxy:
     def __init__(self, engine: PrivacyEngine, store, upstream: Upstream, *, conversations: ConversationBook | None = None,
-                 default_conversation: str | None = None, unknown_fields: UnknownFields = "sanitize"):
+                 default_conversation: str | None = None, unknown_fields: UnknownFields = "sanitize",
+                 max_new_chars: int = MAX_NEW_TEXT_CHARS):
         if unknown_fields not in UNKNOWN_FIELD_POLICIES:
             raise ValueError(f"unknown_fields must be one of {', '.join(UNKNOWN_FIELD_POLICIES)}")
         self.unknown_fields = unknown_fields
+        self.max_new_chars = max_new_chars
         self.engine = engine
         self.default_conversation = default_conversation
         self.store = store
@@ -65,9 +69,13 @@ class PrivacyProxy:
         self.upstream.check(request)
         conversation_id, opening = self.conversations.conversation_id(conversation_header or self.default_conversation,
                                                                       request.messages)
+        if opening is not None:  # a new chat: nothing of it was sanitized before
+            self._check_size(self.conversations.new_text_chars(None, request.body, self.unknown_fields))
         slot = self.conversations.slot(conversation_id)
         model = self.upstream.model_for(request)
         with slot.lock:
+            if opening is None:
+                self._check_size(self.conversations.new_text_chars(slot, request.body, self.unknown_fields))
             conversation = slot.conversation
             assert conversation is not None
             if not conversation.title:
@@ -85,7 +93,7 @@ class PrivacyProxy:
             def render() -> tuple[dict[str, Any], dict[str, Any]]:
                 # Texts a clashing attempt memoized use stand-ins the vault did not keep.
                 for text in [t for t in slot.memo if t not in memo_before]:
-                    del slot.memo[text]
+                    slot.forget(text)
                 sanitized = self.conversations.sanitize_request(slot, request.body, self.unknown_fields)
                 return sanitized, self.upstream.outgoing(request, sanitized)
 
@@ -98,6 +106,15 @@ class PrivacyProxy:
             _sanitized, outgoing = render_and_store(self.store, conversation, render, store)
         audit_id = self._audit(conversation.id, message, field_listing(outgoing))
         return Exchange(self, slot, request, outgoing, message, audit_id, opening)
+
+    def _check_size(self, new_chars: int) -> None:
+        """Refuse, before any work and before anything is sent, a request with more new
+        text than one request may bring (sanitizing is CPU work, and what is sanitized
+        must be restorable). Earlier turns sent before do not count."""
+        if new_chars > self.max_new_chars:
+            raise WireError(413, f"this request has {new_chars:,} characters of new text; the Veil proxy checks at "
+                                 f"most {self.max_new_chars:,} per request. Send it in parts.",
+                            code="request_too_large")
 
     def models(self) -> list[str]:
         """The configured model first, then what the upstream offers (cached a while)."""

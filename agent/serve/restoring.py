@@ -117,10 +117,27 @@ def unescaped(text: str) -> str:
     return escapes.feed(text) + escapes.finish()
 
 
+# Longer texts are restored in pieces by a streaming restorer: no size limit, bounded
+# memory (the engine's whole-text restore refuses texts over its sanitize limit).
+WHOLE_RESTORE_CHARS = 100_000
+RESTORE_PIECE_CHARS = 64 * 1024
+
+
+def restore_text(engine: PrivacyEngine, text: str, conversation: Conversation) -> tuple[str, list[RestoredSpan]]:
+    """A whole text restored (restored text, spans), whatever its size."""
+    if len(text) <= WHOLE_RESTORE_CHARS:
+        result = engine.restore(text, conversation)
+        return result.text, list(result.spans)
+    restorer = engine.streaming_restorer(conversation)
+    pieces = [restorer.feed(text[i : i + RESTORE_PIECE_CHARS]) for i in range(0, len(text), RESTORE_PIECE_CHARS)]
+    pieces.append(restorer.finish())
+    return "".join(p.text for p in pieces), [span for p in pieces for span in p.spans]
+
+
 def restore_json_text(engine: PrivacyEngine, text: str, conversation: Conversation) -> tuple[str, str]:
     """(restored JSON text, the text as received)."""
-    result = engine.restore(unescaped(text), conversation)
-    return json_escaped(result.text, 0, result.spans), text
+    restored, spans = restore_text(engine, unescaped(text), conversation)
+    return json_escaped(restored, 0, spans), text
 
 
 def restore_strings(value: Any, restore: Callable[[str], str]) -> Any:
@@ -260,7 +277,7 @@ class ChunkRestorer:
                     inner[name] = self._field(index, ("tool_calls", tool_index, part, name), is_json).feed(inner[name])
 
     def _restore_whole(self, text: str) -> str:
-        return self.engine.restore(text, self.conversation).text
+        return restore_text(self.engine, text, self.conversation)[0]
 
     def _flush(self, index: int) -> dict[str, Any] | None:
         self._finished.add(index)
@@ -330,7 +347,7 @@ def restore_completion(engine: PrivacyEngine, completion: dict[str, Any], conver
     pairs: list[tuple[str, str]] = []
 
     def text(value: str) -> str:
-        restored = engine.restore(value, conversation).text
+        restored = restore_text(engine, value, conversation)[0]
         pairs.append((restored, value))
         return restored
 
