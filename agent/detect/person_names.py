@@ -164,7 +164,7 @@ class PersonNameDetector:
                 if tokens[0] in NOT_NAMES or tokens[0].upper() == tokens[0] and len(tokens[0]) > 1 and not tokens[0].endswith("."):
                     continue
                 if pattern is _FORM_FIELD and len(tokens) < 2 and not names.is_first_name(tokens[0]):
-                    continue  # "Customer: Great." is an answer, "Customer: Priya Raman" a name
+                    continue  # "Customer: Sounds fine." is an answer, "Customer: Priya Raman" a name
                 if pattern is _WEAK_CUE:
                     if is_known_place(" ".join(tokens)) or is_known_place(tokens[0]):
                         continue  # "from Jordan": a place, whatever the name lists say

@@ -136,7 +136,7 @@ def span_features(text: str, span: Span, rule: RuleOpinion | None, mentions: int
         1.0 if len(tokens) > 1 and last.is_last else 0.0,
     ]
     # How often the name's words occur in everyday English (subtitles): a word that is
-    # frequent but no one's first name ("Shakespeare", "Starbucks") is a public name.
+    # frequent but no one's first name ("Tolstoy", "Heineken") is a public name.
     frequencies = [word_frequency(t) for t in tokens]
     not_names = [f for t, f in zip(tokens, frequencies) if not names.info(t).is_first]
     out += [
