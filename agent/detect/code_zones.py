@@ -13,6 +13,7 @@ import re
 import typing
 
 from agent.entities import Span
+from agent.knowledge.org_words import LEGAL_FORM_WORDS as _LEGAL_WORDS  # GmbH, KGaA, SpA: not code
 
 # Names every Python program uses (keywords, builtins, typing): None, True, Exception,
 # Optional... In code they are never a person, a place or an organisation.
@@ -24,7 +25,8 @@ CODE_NAMES |= frozenset({"TRUE", "FALSE", "NULL", "NaN", "null", "true", "false"
 _CODE_CHARS = re.compile(r"::|->|=>|[_/\\=(){}<>$;|`]|[a-z0-9]\.[a-z]|:\d")
 # An internal capital after a lower-case letter (toString, MyClass), except name particles
 # (McDonald, MacArthur, DeShawn, LeBron, DiCaprio, O'Neil).
-_CAMEL = re.compile(r"[a-z][A-Z][a-z]|^[a-z]+[A-Z]")  # not legal forms: GmbH, KGaA
+# ...and with an acronym in it (FastAPI, OpenID, DType, SSLContext, KeyT).
+_CAMEL = re.compile(r"[a-z][A-Z][a-z]|^[a-z]+[A-Z]|[a-z][A-Z]{2,}|^[A-Z]{2,}[a-z]{2,}|[a-z][A-Z]$")  # not GmbH, KGaA
 _NAME_PARTICLE = re.compile(r"^(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|Fitz|St|O'|D')[A-Z][a-z]")
 # Case flips inside one token, as in base64 ("dXNlcjpwYXNz") or generated ids.
 _CASE_FLIPS = re.compile(r"(?:[a-z][A-Z]|[A-Z][a-z]){3,}")
@@ -77,7 +79,7 @@ def looks_like_code_token(value: str) -> bool:
         return True
     for token in value.split():
         core = token.strip(".,;:!?\"'")
-        if _CAMEL.search(core) and not _NAME_PARTICLE.match(core):
+        if _CAMEL.search(core) and not _NAME_PARTICLE.match(core) and core.casefold() not in _LEGAL_WORDS:
             return True
         if _CASE_FLIPS.search(core) and len(core) >= 8:
             return True
@@ -137,3 +139,200 @@ def is_word_in_code(text: str, span: Span) -> bool:
     line, line_start = _line_of(text, span.start, span.end)
     quote = _in_string_or_comment(line, span.start - line_start) and not _COMMENT_START.match(line)
     return not quote
+
+
+# -- technical zones --------------------------------------------------------------------
+# Tokens that only technical writing has: inline code, snake_case, camelCase and
+# CamelCase-with-acronym identifiers, calls, dotted module paths, operators, brackets,
+# code literals, version numbers, command-line flags and source file names. E-mail
+# addresses and URLs are taken out before counting (people write those in any prose).
+_TECH_TOKEN = re.compile(
+    r"""`[^`\n]+`
+      | \b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b
+      | \b[a-z]+[A-Z][A-Za-z0-9]*\b
+      | \b[A-Z]{2,}[a-z][A-Za-z0-9]*\b | \b[A-Z][a-z]+[A-Z]{2,}\w*\b
+      | \b\w+\(\)? (?=[\w\s,'"\[\]]*\))
+      | \b[a-z_][a-z0-9_]+(?:\.[a-z_][a-z0-9_]*)+\b(?!\s*[A-Z]) | \b[A-Za-z_]\w+\.[A-Z]\w+
+      | ::|->|=>|==|!=|\+=|:=|</?[a-z]+>
+      | \w\[ | [{};]
+      | \b(?:None|True|False|null|nil|self|def|str|int|bool|dict|bytes|float|void|const|async|await|kwargs|args)\b
+      | \b\d+\.\d+\.\d+\b
+      | (?<!\w)--?[a-z][\w-]+
+      | \b\w+\.(?:py|js|ts|json|toml|yaml|yml|cfg|ini|rst|md|sh|cpp|hpp|go|rs|java|qrc|so|dll)\b""",
+    re.VERBOSE,
+)
+_NOT_COUNTED = re.compile(r"\S+@\S+|\b(?:https?|ftp)://\S+|\bwww\.\S+")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+
+
+def technical_density(line: str) -> tuple[int, int]:
+    """(technical tokens, words) of a line."""
+    line = _NOT_COUNTED.sub(" ", line)
+    return len(_TECH_TOKEN.findall(line)), len(_WORD.findall(line))
+
+
+def _technical_line(signals: int, words: int) -> bool:
+    return signals >= 3 and signals * 8 >= words or signals >= 2 and signals * 5 >= words
+
+
+class TechnicalZones:
+    """Which lines of a text are technical: code, configuration, logs, comments, and prose
+    about code (docstrings, API descriptions) dense with identifiers. In those zones a
+    capitalised word is far more often a class, a constant or a product than a person,
+    so guessed names need stronger evidence there (the registry asks `technical`).
+
+    A line is technical when it is a code, configuration or log line, dense with the
+    punctuation of code, inside a fenced block, or when it or its neighbourhood (the line
+    before and after) is dense with technical tokens; when a third of a text's lines are
+    technical, the whole text is (its comments, docstrings and blank-ish lines too)."""
+
+    def __init__(self, text: str):
+        lines = text.split("\n")
+        stats = [technical_density(line) for line in lines]
+        flags = []
+        fenced = False
+        for i, line in enumerate(lines):
+            fence = _FENCE.match(line) is not None
+            if fence:
+                fenced = not fenced
+            signals, words = stats[i]
+            near = stats[max(0, i - 1) : i + 2]
+            flags.append(
+                fenced or fence or _code_shaped(line)
+                or _technical_line(signals, words)
+                or (signals >= 1 and _technical_line(sum(n[0] for n in near), sum(n[1] for n in near)))
+            )
+        if any(_CODE_LINE.search(line) for line in lines):
+            # Comment lines of a text with code in it are part of the code.
+            flags = [f or _COMMENT_START.match(line) is not None for f, line in zip(flags, lines)]
+        nonblank = [f for f, line in zip(flags, lines) if line.strip()]
+        if sum(nonblank) >= 3 and sum(nonblank) * 3 >= len(nonblank):
+            # A text that is mostly code: every paragraph with code in it, and indented ones
+            # (docstrings, wrapped comments), is code; a paragraph of plain prose around it
+            # (the question that comes with a pasted snippet) stays prose.
+            flags = _whole_paragraphs(lines, flags)
+        # A text about code (two technical tokens or more, a technical line): an ordinary
+        # word or a short acronym alone is a term of the trade there, not a name.
+        self.about_code = any(flags) or sum(n[0] for n in stats) >= 2
+        self._starts: list[int] = []
+        position = 0
+        for line in lines:
+            self._starts.append(position)
+            position += len(line) + 1
+        self._flags = flags
+
+    def technical(self, start: int) -> bool:
+        import bisect
+
+        return self._flags[bisect.bisect_right(self._starts, start) - 1]
+
+    def any(self) -> bool:
+        return any(self._flags)
+
+
+def _whole_paragraphs(lines: list[str], flags: list[bool]) -> list[bool]:
+    out = list(flags)
+    start = 0
+    for end in [i for i, line in enumerate(lines) if not line.strip()] + [len(lines)]:
+        block = range(start, end)
+        if any(flags[i] for i in block) or all(lines[i][:1] in (" ", "\t") for i in block):
+            for i in block:
+                out[i] = True
+        start = end + 1
+    return out
+
+
+# A configuration line: "key": ..., snake_key: ..., key: "quoted" / [list / {map / true.
+# ("Phone: 555 0134" and "Address:" are form fields, not configuration.)
+_CONFIG_LINE = re.compile(
+    r"""^\s*(?:-\s+)?(?:["'][\w.\- ]+["']\s*:|[A-Za-z][\w\-]*[_.][\w.\-]*\s*[:=]|[\w\-]+\s*:\s*(?:["'\[{]|true\b|false\b|null\b))"""
+)
+_CODE_PUNCTUATION = re.compile(r"""[\[\]{}<>=;\\|&*+'"`$%^~]""")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _code_shaped(line: str) -> bool:
+    """A line of code, configuration or log by its form."""
+    if not line.strip():
+        return False
+    if _CODE_LINE.search(line) or _LOG_HEADER.match(line) or _CONFIG_LINE.match(line):
+        return True
+    symbols = len(_CODE_PUNCTUATION.findall(line))
+    return symbols >= 3 and symbols * 3 >= len(_LETTER.findall(line))
+
+
+# -- evidence a guessed name needs in a technical zone ----------------------------------
+_NAME_TOKEN = re.compile(r"(?:[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+(?:['’\-][A-ZÀ-ÖØ-Þa-zà-öø-ÿ][a-zà-öø-ÿ]+)*|[A-Z]\.)")
+_NAME_PARTICLES = frozenset({"van", "von", "der", "den", "de", "da", "del", "della", "di", "du", "la", "le", "bin", "ibn", "al", "ter", "dos", "das"})
+# Words before a name that say it is one, in comments and strings of code too.
+_PERSON_CUE_BEFORE = re.compile(
+    r"(?i)(?:\bby|\bauthor|\bauthors|\bcontact|\bowner|\breviewer|\bmaintainer|\bassignee|\bcc|\bask|\bdear|\bthanks|"
+    r"\bsigned|\bmr|\bmrs|\bms|\bdr|\bprof|\bhi|\bhello|\bcustomer|\bpatient|\bemployee|\bname)\.?[\s:=(\"'`]*$"
+)
+_PLACE_CUE = re.compile(
+    r"(?i)\b(?:city|town|country|region|state|province|address|location|lives? in|born in|office in|based in|moved to)\b"
+)
+
+
+def looks_like_person_name(value: str) -> bool:
+    """Two to four name-shaped words ("Maria Lindqvist", "Jan van der Berg", "J. Okafor")
+    that are neither code nor ordinary words: a known first name then a word that is no
+    common one, or a known surname after a word that is no common one."""
+    from agent.knowledge.names import lexicon
+    from agent.knowledge.words import is_common_word
+
+    tokens = value.split()
+    if not 2 <= len(tokens) <= 4 or looks_like_code_token(value):
+        return False
+    core = [t for t in tokens if t.casefold() not in _NAME_PARTICLES]
+    if len(core) < 2 or not all(_NAME_TOKEN.fullmatch(t) for t in core) or any(t in CODE_NAMES for t in core):
+        return False
+    first, last = core[0], core[-1]
+    names = lexicon()
+    if names.is_first_name(first) and not is_common_word(last):
+        return True
+    return names.is_last_name(last) and not is_common_word(first.rstrip("."))
+
+
+def has_person_cue(text: str, start: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    return _PERSON_CUE_BEFORE.search(text[max(line_start, start - 40) : start]) is not None
+
+
+def has_place_cue(text: str, start: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    return _PLACE_CUE.search(text[max(line_start, start - 40) : start]) is not None
+
+
+def in_foreign_word_list(text: str, span: Span) -> bool:
+    """A lower-case "name" in a line of lower-case words that are mostly not English (a
+    stop-word list, a line of another language): the English model's guess, not a name."""
+    from agent.knowledge.words import is_common_word
+
+    if any(ch.isupper() for ch in span.text):
+        return False
+    line, _ = _line_of(text, span.start, span.start)
+    if any(ch.isupper() for ch in line):
+        return False
+    words = _WORD.findall(line)
+    return len(words) >= 4 and sum(is_common_word(w) for w in words) * 3 <= len(words)
+
+
+def is_term_of_the_trade(value: str) -> bool:
+    """One ordinary word ("Response", "Comment", "Keyword", "Schema") or a short acronym
+    ("MCP", "AST"): in a text about code, a term. A rarer word that the name lists know
+    ("Brennan") is left a name; an everyday one ("Rich", "Mark") is a word there."""
+    from agent.knowledge.names import lexicon
+    from agent.knowledge.words import word_frequency
+
+    value = value.strip(".,;:!?\"'()")
+    if " " in value or not value.isalpha():
+        return False
+    if value.isupper() and len(value) <= 5:
+        return True
+    count = word_frequency(value)
+    if count >= 1000:
+        return True
+    names = lexicon()
+    return count >= 20 and not (names.is_first_name(value.title()) or names.is_last_name(value.title()))

@@ -46,7 +46,7 @@ _ASSIGN = re.compile(
     rf"""(?P<lead>(?:\bexport\s+|\bset\s+|\$env:|\bENV\s+|\bARG\s+|--)?)
          (?P<kq>["']?)(?P<k>{_KEY})(?P=kq)
          (?P<op>[ \t]*(?::=|=>|=|:)[ \t]*|[ \t]+(?=["'])|[ \t]+(?:is|was|reads)[ \t]+(?:now[ \t]+)?)
-         (?:(?P<q>["'`])(?P<qv>[^"'`\n]{{1,300}})(?P=q)|(?P<v>[^\s"'`,;&<>()\[\]{{}}]{{1,300}}))""",
+         (?:(?P<q>["'`])(?P<qv>[^"'`\n]{{1,300}})(?P=q)|(?P<v>(?:[^\s"'`,;&<>()\[\]{{}}]|&(?![\w.\-]+=)){{1,300}}))""",
     re.VERBOSE,
 )
 _HEADER = re.compile(
@@ -106,6 +106,20 @@ def _code_reference(value: str, op: str, quoted: bool) -> bool:
     return bool(identifier and ("." in value or spaced_assignment and "_" in value))
 
 
+def is_code_value(value: str, text: str, end: int, quoted: bool, key: str = "") -> bool:
+    """An unquoted value that code puts where a secret would go: a type (`secret: str`,
+    `token: bytes | None`), a builtin, a call or attribute (`super().x`, `os.environ[...]`),
+    or the variable of the same name (`secret=secret`)."""
+    from agent.detect.code_zones import CODE_NAMES
+
+    if quoted:
+        return False
+    if value in CODE_NAMES or value.casefold() == key.casefold() or value.casefold() in _SECRET_WORDS:
+        return True
+    follows = text[end : end + 3]
+    return follows[:1] in ("(", "[", ".") and follows[1:2] not in ("", " ", "\n") or follows.startswith(" |")
+
+
 def _looks_made_up(value: str) -> bool:
     """A password or key, not an English word: digits, symbols or mixed case in it."""
     has_digit = any(c.isdigit() for c in value)
@@ -131,6 +145,8 @@ class ConfigSecretDetector:
             if not quoted and value[-1] in ".:" and (match.end() == len(text) or text[match.end()].isspace()):
                 value = value[:-1]  # the full stop of a sentence in prose, not the secret's
             if self._not_a_secret(value) or _code_reference(value, match.group("op"), quoted):
+                continue
+            if is_code_value(value, text, start + len(value), quoted, match.group("k")):
                 continue
             if match.group("op").strip().isalpha() and not quoted and not _looks_made_up(value):
                 continue  # prose: "the token is valid for an hour"

@@ -178,9 +178,17 @@ class PhoneDetector:
     def _plausible(self, raw: str, digits: int, valid: bool, text: str, start: int) -> bool:
         if digits < 7 or digits > 15:
             return False
-        after = text[start + len(raw) : start + len(raw) + 1]
+        end = start + len(raw)
+        after = text[end : end + 1]
         if after.isalpha() or after in ("_", "%"):
             return False  # "7705ms", "200px", "42%": a quantity, not a phone number
+        before = text[max(0, start - 2) : start]
+        if before[-1:].isalnum() or before[-1:] == "_" or (before[-1:] in "-." and before[:1].isalnum() and before[-1:] != ""):
+            return False  # inside a longer token: a UUID, "sora-2-2025-10-06", "v1.2345678"
+        if after in ("-", ".") and text[end + 1 : end + 2].isalnum():
+            return False  # "49df3a34-2368-5688-b4a9-...": a piece of a hex id, not a number
+        if re.fullmatch(r"\d{1,3}\.\d{5,}", raw):
+            return False  # "0.9789029536": a decimal fraction
         if re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}", raw):
             return False  # a date
         if re.fullmatch(r"\d{3}-\d{2}-\d{4}", raw):
@@ -327,7 +335,7 @@ class HotwordIdDetector:
         r"(?P<v>(?=[A-Za-z0-9\-/]*\d)[A-Za-z0-9][A-Za-z0-9\-/]{3,40}[A-Za-z0-9])"
     )
     _username = re.compile(
-        rf"(?i)\b(?:{_USERNAME_HOTWORDS})\s*(?:is|was|:|=|-)\s*(?:is\s+)?['\"“]?(?P<v>@?[A-Za-z0-9_][A-Za-z0-9_.\-]{{2,39}})"
+        rf"(?i)\b(?:{_USERNAME_HOTWORDS})(?:\s*(?:is|was|:|=)|\s+-)\s*(?:is\s+)?['\"“]?(?P<v>@?[A-Za-z0-9_][A-Za-z0-9_.\-]{{2,39}})"
     )
     # "applications nos. 26480/95, 28291/95 and 29280/95": reference numbers with slashes,
     # one or a list, after a number word.
@@ -447,10 +455,16 @@ class DomainDetector(RegexDetector):
         re.IGNORECASE,
     )
 
+    _import = re.compile(r"(?:^|\n)[ \t]*(?:from|import)[ \t]+$")
+
     def validate(self, value: str, match: re.Match[str], text: str) -> bool:
         labels = value.lower().split(".")
         if labels[0] in ("www",) or len(labels) < 2:
             return True
+        if text[match.end() : match.end() + 1] in ("(", "[") or labels[0] in ("self", "this", "cls", "super"):
+            return False  # self.info(...), obj.me[...]: an attribute in code
+        if self._import.search(text, max(0, match.start() - 40), match.start()):
+            return False  # "from spellchecker.info import": a module
         # "e.g", "i.e", "node.js", "index.py" are not hosts; a host has a real name part.
         return len(labels[-2]) >= 2 and not (len(labels) == 2 and len(labels[0]) <= 2)
 

@@ -10,7 +10,21 @@ from dataclasses import dataclass, field, replace
 
 from agent.config import Settings
 from agent.detect.base import DetectionContext, Detector
-from agent.detect.code_zones import in_log_header, is_code, is_code_text, is_word_in_code
+from agent.detect.code_names import CodeNameDetector
+from agent.detect.code_zones import (
+    CODE_NAMES,
+    TechnicalZones,
+    has_person_cue,
+    has_place_cue,
+    in_foreign_word_list,
+    in_log_header,
+    is_code,
+    is_term_of_the_trade,
+    is_code_text,
+    is_word_in_code,
+    looks_like_code_token,
+    looks_like_person_name,
+)
 from agent.detect.config_secrets import ConfigSecretDetector
 from agent.detect.context import GENERIC, ContextBooster
 from agent.detect.gazetteer import OrganisationDetector, PlaceDetector
@@ -27,6 +41,7 @@ from agent.detect.secrets import SecretDetector
 from agent.detect.table import propagating_labels
 from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
 from agent.entities import Label, Span
+from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM
 from agent.knowledge.person_words import TITLE_PATTERN
 from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, MapEntry, fold
@@ -57,6 +72,15 @@ class DetectorRegistry:
         self.booster = booster
         self._cue_hits: tuple[str, list] | None = None
         self._code_text: tuple[str, bool] | None = None
+        self._zones: tuple[str, TechnicalZones] | None = None
+
+    def _zones_of(self, text: str) -> TechnicalZones:
+        if self._zones is None or self._zones[0] is not text:
+            self._zones = (text, TechnicalZones(text))
+        return self._zones[1]
+
+    def _technical(self, text: str, span: Span) -> bool:
+        return self._zones_of(text).technical(span.start)
 
     def _code_or_cue(self, text: str, span: Span) -> bool:
         """A name, place or organisation that is really an identifier in code, or the cue
@@ -66,6 +90,10 @@ class DetectorRegistry:
             return False
         if (span.label in _GUESSED or span.label is Label.DATE) and in_log_header(text, span):
             return True  # "2026-03-02T10:11:12Z INFO [auth]": when and how a program logged
+        if span.label is Label.DATE and span.score < 0.9 and self._technical(text, span):
+            # A release date, a timestamp or a version in code, config or logs; explicit
+            # dates of birth (scored 0.9 by their cue) stay.
+            return True
         if span.label not in _GUESSED:
             return False
         if is_code(text, span, token_rules=span.label is not Label.USERNAME):
@@ -73,6 +101,12 @@ class DetectorRegistry:
         if self._code_text is None or self._code_text[0] is not text:
             self._code_text = (text, is_code_text(text))
         if self._code_text[1] and is_word_in_code(text, span):
+            return True
+        if in_foreign_word_list(text, span):
+            return True
+        if self._technical(text, span) and not _strong_evidence(text, span):
+            return True
+        if span.label is not Label.USERNAME and self._zones_of(text).about_code and _all_terms(span.text):
             return True
         if self.booster is None:
             return False
@@ -130,6 +164,36 @@ _AUTHORITATIVE = frozenset({"always_protect", "custom", "memory"})
 
 # Types whose values are worth finding again wherever they recur in the same text.
 _PROPAGATE = propagating_labels()  # from the type table
+
+
+def _strong_evidence(text: str, span: Span) -> bool:
+    """In a technical zone a capitalised word is a class, a constant or a product far more
+    often than a person or a place: a guessed name stays only with evidence that it is one
+    (a name-shaped pair the name lists know, a cue word before it, a legal form)."""
+    if span.detector.startswith("code_names"):
+        return True
+    value = span.text
+    if span.label is Label.PERSON:
+        if looks_like_person_name(value):
+            return True
+        shaped = 1 <= len(value.split()) <= 4 and value[:1].isupper() and not looks_like_code_token(value)
+        return shaped and value not in CODE_NAMES and not is_common_word(value) and has_person_cue(text, span.start)
+    if span.label is Label.ORG:
+        return ENDS_WITH_LEGAL_FORM.search(value) is not None and not looks_like_code_token(value)
+    if span.label is Label.LOCATION:
+        return has_place_cue(text, span.start) and not looks_like_code_token(value)
+    if span.label is Label.USERNAME:
+        return value not in CODE_NAMES and not is_common_word(value)
+    return False  # NORP, MISC
+
+
+def _all_terms(value: str) -> bool:
+    """Every word an ordinary word, a short acronym or a code literal ("Cloud Storage",
+    "Server VAD", "Returns True"), and no name a list knows: a term in a text about code."""
+    words = value.split()
+    if len(words) > 1 and looks_like_person_name(value):
+        return False
+    return all(is_term_of_the_trade(w) or w.strip(".,;:") in CODE_NAMES for w in words)
 
 
 def _repeated_mentions(text: str, spans: list[Span]) -> list[Span]:
@@ -226,6 +290,7 @@ def build_registry(settings: Settings, extra: Sequence[Detector] = ()) -> Detect
     if pipeline is not None:
         detectors.append(SpacyNerDetector(pipeline))
     detectors.append(PersonNameDetector(pipeline))
+    detectors.append(CodeNameDetector())
     detectors.append(OrganisationDetector())
     detectors.append(PlaceDetector())
     if cfg.memory:

@@ -10,6 +10,7 @@ import math
 import re
 
 from agent.detect.base import DetectionContext
+from agent.detect.config_secrets import is_code_value
 from agent.entities import Label, Span
 
 # (name, pattern). Group `v`, when present, is the secret itself.
@@ -79,6 +80,11 @@ class SecretDetector:
                 if len(value) < 3 or value.casefold() in _PLACEHOLDERS or value.startswith(("{", "<", "$", "%")):
                     continue
                 keyword = match.groupdict().get("k") or ""
+                end = match.start("v") + len(value)
+                if not match.groupdict().get("q") and (
+                    is_code_value(value, text, end, False, keyword) or value.startswith(("self.", "this.", "os.", "cls."))
+                ):
+                    continue  # `secret: str | None`, `token = self._token`, `secret=secret`: code
                 # A bare "token: abc" needs to look like a token; a password can be anything.
                 if keyword.casefold() == "token" and (len(value) < 12 or _entropy(value) < 3.0):
                     continue
