@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import phonenumbers
 
 from agent.bench.code_corpus import nothing_personal, plant_pii
-from agent.bench.id_sets import generate_id_samples, score_id_samples, value_present
+from agent.bench.id_sets import generate_id_samples, generator_runs, score_id_samples, value_present
 from agent.bench.leak_sets import leak_items
 from agent.bench.metrics import bench_conversation
 from agent.engine.interface import PrivacyEngine
@@ -36,7 +36,11 @@ def id_rows(engine: PrivacyEngine, quick: bool = False) -> dict:
     from agent.detect.id_table import ID_TYPES
 
     samples = generate_id_samples(ID_TYPES, per_type=2 if quick else 24)
-    return score_id_samples(samples, _sanitizer(engine, "ids")).to_json()
+    out = score_id_samples(samples, _sanitizer(engine, "ids")).to_json()
+    runs = generator_runs(ID_TYPES, seeds=10 if quick else 200)
+    out["generator_runs"] = {"n": sum(r["n"] for r in runs.values()), "shared": sum(r["shared"] for r in runs.values()),
+                             "types_with_shared": sorted(k for k, r in runs.items() if r["shared"])}
+    return out
 
 
 def nothing_personal_rows(engine: PrivacyEngine, quick: bool = False) -> dict:
@@ -257,6 +261,9 @@ def markdown_generated(data: dict) -> str:
         lines.append(f"| Identifiers with a cue word: recall / strict (n={ids['cue']['n']}) | >= 0.97 | {_f(ids['cue']['recall'])} / {_f(ids['cue']['strict'])} |")
         lines.append(f"| Identifiers without a cue word: recall / strict (n={ids['no_cue']['n']}) | >= 0.80 | {_f(ids['no_cue']['recall'])} / {_f(ids['no_cue']['strict'])} |")
         lines.append(f"| Identifier stand-ins sharing a 3-digit run with the real value | 0 | {ids['stand_ins_sharing_a_3_digit_run']} |")
+        runs = ids.get("generator_runs")
+        if runs:
+            lines.append(f"| Stand-in generators, every type and phones over many seeds: sharing a 3-digit run (n={runs['n']}) | 0 | {runs['shared']} |")
     plain = data.get("nothing_personal", {})
     if plain:
         lines.append(f"| Texts with nothing personal changed (n={plain['texts']}) | <= 0.05 | {_f(plain['changed_share'])} |")

@@ -61,7 +61,7 @@ from agent.detect.wallets import (
     ethereum_valid,
 )
 from agent.entities import Label
-from agent.substitute.id_standins import card_stand_in, cn_ric_stand_in, iban_stand_in
+from agent.substitute.id_standins import card_stand_in, cn_ric_stand_in, de_idnr_stand_in, iban_stand_in
 from agent.substitute.wallets import bitcoin_stand_in, ethereum_stand_in
 
 ID_HUE = 330
@@ -243,6 +243,7 @@ ID_TYPES: tuple[EntityType, ...] = (
         ("steuer-id", "steuerid", "steuer id", "steueridentifikationsnummer", "identifikationsnummer", "idnr",
          "TIN", "tax id", "steuerliche identifikationsnummer"),
         _std(de_idnr), ("[1-9]#########C",), family="tax_id", languages=("de",), examples=("36 574 261 809",),
+        generate=lambda request: de_idnr_stand_in(request.rng, request.real, _std(de_idnr)),
     ),
     identifier(
         "DE_ID_CARD", "German identity card number (Personalausweis)", "DE",

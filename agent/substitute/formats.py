@@ -158,32 +158,46 @@ def fake_phone(rng: random.Random, real: str) -> str:
     head, body = digits[:keep], digits[keep:]
     stripped = body.lstrip("0")
     lead = body[: len(body) - len(stripped)]
-    new_body = None
-    if country == "1" and len(body) == 10:
-        # North America: 555-0100..0199 is reserved for fiction, under any area code.
-        area = _other_digit(rng, body[0], "23456789") + _other_digit(rng, body[1], "012345678") + _other_digit(rng, body[2])
-        new_body = area + "55501" + f"{rng.randrange(100):02d}"
-    elif country == "44" and stripped.startswith("7") and len(stripped) == 10:
-        new_body = lead + "7700900" + f"{rng.randrange(1000):03d}"  # Ofcom drama range for mobiles
-    elif country == "44" and stripped[:1] in ("1", "2") and len(stripped) == 10:
-        ranges = [r for r in _UK_DRAMA_LANDLINES if not shares_digit_run(stripped, "".join(r) + "000")] or list(_UK_DRAMA_LANDLINES)
-        area, exchange, first = rng.choice(ranges)
-        rest = 10 - len(area) - len(exchange) - 1
-        new_body = lead + area + exchange + first + "".join(rng.choice("0123456789") for _ in range(rest))
-    if new_body is None:
-        # Elsewhere: every digit changed, a number valid in that country where one is found.
-        for _ in range(30):
-            new_body = lead + "".join(_other_digit(rng, d) for d in stripped)
-            if country and new_body[len(lead) : len(lead) + 1] != "0":
-                try:
-                    if phonenumbers.is_valid_number(phonenumbers.parse(f"+{country}{new_body.lstrip('0')}")):
-                        break
-                except phonenumbers.NumberParseException:
-                    pass
+    # The random part is drawn again until the stand-in keeps no run of three of the real
+    # digits at the same place (a fictional range's own digits, which the real number may
+    # happen to share, aside).
+    new_body = ""
+    for _ in range(40):
+        new_body, fixed = _phone_body(rng, country, body, lead, stripped)
+        if not shares_digit_run(body, new_body, fixed=fixed):
+            break
     new_digits = head + new_body
     if new_digits == digits:
         new_digits = new_digits[:-1] + str((int(new_digits[-1]) + 1) % 10)
     return digits_into(real, new_digits)
+
+
+def _phone_body(rng: random.Random, country: str, body: str, lead: str, stripped: str) -> tuple[str, frozenset[int]]:
+    """A new national number and the places that hold a fictional range's fixed digits."""
+    if country == "1" and len(body) == 10:
+        # North America: 555-0100..0199 is reserved for fiction, under any area code.
+        area = _other_digit(rng, body[0], "23456789") + _other_digit(rng, body[1], "012345678") + _other_digit(rng, body[2])
+        return area + "55501" + f"{rng.randrange(100):02d}", frozenset(range(3, 8))
+    if country == "44" and stripped.startswith("7") and len(stripped) == 10:
+        # Ofcom drama range for mobiles
+        return lead + "7700900" + f"{rng.randrange(1000):03d}", frozenset(range(len(lead), len(lead) + 7))
+    if country == "44" and stripped[:1] in ("1", "2") and len(stripped) == 10:
+        ranges = [r for r in _UK_DRAMA_LANDLINES if not shares_digit_run(stripped, "".join(r) + "000")] or list(_UK_DRAMA_LANDLINES)
+        area, exchange, first = rng.choice(ranges)
+        rest = 10 - len(area) - len(exchange) - 1
+        prefix = lead + area + exchange + first
+        return prefix + "".join(rng.choice("0123456789") for _ in range(rest)), frozenset(range(len(prefix)))
+    # Elsewhere: every digit changed, a number valid in that country where one is found.
+    new_body = ""
+    for _ in range(30):
+        new_body = lead + "".join(_other_digit(rng, d) for d in stripped)
+        if country and new_body[len(lead) : len(lead) + 1] != "0":
+            try:
+                if phonenumbers.is_valid_number(phonenumbers.parse(f"+{country}{new_body.lstrip('0')}")):
+                    break
+            except phonenumbers.NumberParseException:
+                pass
+    return new_body, frozenset()
 
 
 # -- cards, IBAN, SSN ---------------------------------------------------------------

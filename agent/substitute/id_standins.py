@@ -233,6 +233,27 @@ def cn_ric_stand_in(rng: random.Random, real: str, validate: Callable[[str], boo
     return None
 
 
+def de_idnr_stand_in(rng: random.Random, real: str, validate: Callable[[str], bool]) -> str | None:
+    """German Steuer-ID: of its first ten digits exactly one appears twice and the others
+    once (the rule python-stdnum checks), which random digits rarely meet; so the ten are
+    a shuffle of nine different digits and one of them again, none the real digit at its
+    place, and the check digit is the one the validator accepts."""
+    compact = alnum(real)
+    if len(compact) != 11:
+        return None
+    for _ in range(_ATTEMPTS):
+        digits = rng.sample(DIGITS, 9)
+        digits.append(rng.choice(digits))
+        rng.shuffle(digits)
+        if digits[0] == "0" or any(d == r for d, r in zip(digits, compact)):
+            continue
+        for check in DIGITS:
+            candidate = _written(real, [*digits, check])
+            if validate(alnum(candidate)) and not shares_digit_run(real, candidate):
+                return candidate
+    return None
+
+
 def stand_in_for(kind, request) -> str | None:
     """The stand-in a table row makes: its own generator, else its masks."""
     if kind.generate is not None:
