@@ -64,17 +64,26 @@ def test_logistic_fit_is_deterministic_and_learns_a_simple_rule():
     assert np.allclose(again.probability(x), head.probability(x), atol=1e-4)
 
 
-def test_decider_follows_the_judge_over_the_rules():
-    # A head that always says "keep": the rules would swap the private person.
+def _constant_head(bias: float) -> LogisticHead:
     names = FEATURE_NAMES
-    always_keep = LogisticHead(names, np.zeros(len(names), np.float32), np.ones(len(names), np.float32),
-                               np.zeros(len(names), np.float32), 5.0, 0.5, {})
+    return LogisticHead(names, np.zeros(len(names), np.float32), np.ones(len(names), np.float32),
+                        np.zeros(len(names), np.float32), bias, 0.5, {})
+
+
+def test_decider_follows_the_judge_over_the_rules():
+    # The rules swap an unknown person ("a person", a weak verdict); a head that says keep wins.
+    text = "Send Bartholomew Quince the minutes."
+    span = _span(text, "Bartholomew Quince", Label.PERSON)
+    decision = Decider(default_settings(), learned=LearnedJudge(_constant_head(5.0))).decide(text, [span])[0]
+    assert decision.action is Action.KEEP and decision.reason.startswith("judge:")
+    decision = Decider(default_settings(), learned=LearnedJudge(_constant_head(-5.0))).decide(text, [span])[0]
+    assert decision.action is Action.REPLACE
+
+
+def test_the_judge_never_keeps_what_a_confident_rule_found_private():
     text = "Send my colleague Bartholomew Quince the minutes."
     span = _span(text, "Bartholomew Quince", Label.PERSON)
-    decision = Decider(default_settings(), learned=LearnedJudge(always_keep)).decide(text, [span])[0]
-    assert decision.action is Action.KEEP and decision.reason.startswith("judge:")
-    swap = LogisticHead(names, always_keep.mean, always_keep.scale, always_keep.weights, -5.0, 0.5, {})
-    decision = Decider(default_settings(), learned=LearnedJudge(swap)).decide(text, [span])[0]
+    decision = Decider(default_settings(), learned=LearnedJudge(_constant_head(5.0))).decide(text, [span])[0]
     assert decision.action is Action.REPLACE
 
 

@@ -36,6 +36,7 @@ class GeoIndex:
         import pycountry
 
         by_key: dict[str, Place] = {}
+        cities: dict[str, Place] = {}  # every city, even where a region has the same name
 
         def add(name: str, place: Place) -> None:
             key = fold_place(name)
@@ -72,7 +73,11 @@ class GeoIndex:
             for item in json.load(f).values():
                 place = Place(item["name"], "city", item["countrycode"], int(item.get("population") or 0))
                 add(item["name"], place)
+                key = fold_place(item["name"])
+                if key not in cities or cities[key].population < place.population:
+                    cities[key] = place
         self._by_key = by_key
+        self._cities = cities
         # Codes only as written in capitals ("US", "USA", "UK"; not "us"). "UK" is ISO
         # 3166's exceptionally reserved code for the United Kingdom.
         codes: dict[str, Place] = {}
@@ -90,7 +95,10 @@ class GeoIndex:
         return self._by_key.get(fold_place(value))
 
     def places(self, kind: str) -> list[Place]:
-        """Every place of one kind, once (a name shared by two places lists the better known)."""
+        """Every place of one kind, once per name (cities: the biggest of that name, even
+        where a region shares it, as Leeds the city and Leeds the district)."""
+        if kind == "city":
+            return list(self._cities.values())
         return [p for key, p in self._by_key.items() if p.kind == kind and key == fold_place(p.name)]
 
     def names(self, kinds: tuple[str, ...], min_population: int = 0) -> list[str]:
@@ -98,10 +106,14 @@ class GeoIndex:
 
 
 def _rank(place: Place) -> tuple[int, int]:
-    order = {"continent": 3, "country": 2, "subdivision": 1, "city": 0}
-    # A big city beats a small region of the same name ("Delhi" the city, not a county).
-    big_city = place.kind == "city" and place.population >= 1_000_000
-    return (3 if big_city else order[place.kind], place.population)
+    order = {"continent": 4, "country": 3, "subdivision": 1, "city": 0}
+    # A city of 100,000 people or more beats a region of the same name ("Leeds" the city,
+    # not the district; "Delhi" not the territory); a million makes it beat a country too.
+    if place.kind == "city" and place.population >= 1_000_000:
+        return (5, place.population)
+    if place.kind == "city" and place.population >= 100_000:
+        return (2, place.population)
+    return (order[place.kind], place.population)
 
 
 _lock = threading.Lock()

@@ -56,8 +56,11 @@ def places() -> dict:
     pooled: list[Place] = []
     for code, found in by_country.items():
         # A stand-in city: the country's big cities, or its biggest ones where it has few;
-        # never a city district ("Paris 13e Arrondissement").
-        found = sorted((p for p in found if not any(ch.isdigit() for ch in p.name)), key=lambda p: -p.population)
+        # never a city district ("Paris 13e Arrondissement") nor a town named like a person.
+        found = sorted(
+            (p for p in found if not any(ch.isdigit() for ch in p.name) and not _also_a_name(p.name)),
+            key=lambda p: -p.population,
+        )
         big_ones = [p for p in found if p.population >= KNOWN_CITY_POPULATION]
         chosen = (big_ones if len(big_ones) >= 5 else found[:10])[:40]
         cities[country_name.get(code, code)] = [p.name for p in chosen]

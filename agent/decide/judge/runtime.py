@@ -32,7 +32,8 @@ class LearnedJudge:
         for span in spans:
             verdict = self.rules.verdict(text, span)
             opinions.append(None if verdict is None else RuleOpinion(verdict.keep, verdict.confidence, verdict.reason))
-        return value_mean(spans, [float(p) for p in self.head.probability(extract(text, spans, opinions))])
+        rows = extract(text, spans, opinions)
+        return protective(rows, value_mean(spans, [float(p) for p in self.head.probability(rows)]))
 
     def judge(self, text: str, spans: Sequence[Span]) -> list[bool | None]:
         """A verdict for the types it was trained on (LABELS), None ("no opinion") for others."""
@@ -41,6 +42,19 @@ class LearnedJudge:
         for i, p in zip(mine, self.probabilities(text, [spans[i] for i in mine])):
             out[i] = p >= self.head.threshold
         return out
+
+
+# A rule that finds the entity is the user's own (their home, employer, contact: "I live
+# in", "my colleague") at this confidence or more cannot be overruled into "keep": the
+# judge may swap what the rules would keep, never send what they found private.
+PROTECTIVE_RULE_CONFIDENCE = 0.8
+_RULE_KEEP = FEATURE_NAMES.index("rule_keep")
+
+
+def protective(rows, probabilities: Sequence[float]) -> list[float]:
+    """Probabilities with the private findings of confident rules forced to 0."""
+    return [0.0 if len(rows) and rows[i][_RULE_KEEP] <= -PROTECTIVE_RULE_CONFIDENCE else p
+            for i, p in enumerate(probabilities)]
 
 
 def value_mean(spans: Sequence[Span], probabilities: Sequence[float]) -> list[float]:

@@ -36,7 +36,7 @@ from agent.bench.split import SPLIT_VERSION
 from agent.decide.judge.dataset import ExampleRows, collect, lopsided_errors
 from agent.decide.judge.features import FEATURE_NAMES
 from agent.decide.judge.head import LogisticHead, fit_logistic
-from agent.decide.judge.runtime import value_mean
+from agent.decide.judge.runtime import protective, value_mean
 
 FOLDS = 5
 L2_GRID = (30.0, 100.0, 300.0)
@@ -74,7 +74,8 @@ def _probabilities(model: tuple, rows: list[ExampleRows]) -> dict[int, np.ndarra
     out = {}
     for r in rows:
         z = ((r.features - mean) / scale) @ weights + bias if len(r.features) else np.zeros(0)
-        out[id(r)] = np.asarray(value_mean(r.judged, list(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))))
+        probabilities = value_mean(r.judged, list(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))))
+        out[id(r)] = np.asarray(protective(r.features, probabilities))
     return out
 
 
