@@ -144,7 +144,7 @@ class HttpProvider(Provider):
         def produce(stop: CancelToken) -> Iterator[str | StreamMeta]:
             try:
                 yield from self._with_retries(lambda: self._stream_once(request, stop), stop)
-            except _EmptyStream:
+            except EmptyStream:
                 # Some servers (llama-cpp-python's) report a failure in streaming mode as an
                 # empty 200 body; asking once without streaming gets the answer or the reason.
                 fallback = self.build_request(messages, model, params, stream=False)
@@ -229,7 +229,7 @@ class HttpProvider(Provider):
                     yield from self.read_stream(seen)
                 except StreamInterrupted:
                     if seen.count == 0:
-                        raise _EmptyStream(f"{self.display_name} sent an empty stream", provider=self.kind) from None
+                        raise EmptyStream(f"{self.display_name} sent an empty stream", provider=self.kind) from None
                     raise
                 except (json.JSONDecodeError, SSEError) as exc:
                     raise ProviderUnavailable(
@@ -439,7 +439,7 @@ class HttpProvider(Provider):
         return json.loads(event.data)
 
 
-class _EmptyStream(ProviderError):
+class EmptyStream(ProviderError):
     """A 200 with no events at all: not retried as a stream (see `stream`)."""
 
 

@@ -96,7 +96,7 @@ class OpenAICompatibleProvider(HttpProvider):
             chunk = self.parse_json_event(event)
             if isinstance(chunk, dict) and chunk.get("error"):
                 message, code = self.error_details(chunk)
-                status = _status_of(chunk.get("error"))
+                status = status_of(chunk.get("error"))
                 raise self.error_for_status(status, self._redact(message), code)
             for choice in (chunk.get("choices") or [])[:1]:
                 delta = choice.get("delta") or {}
@@ -139,7 +139,8 @@ class OpenAICompatibleProvider(HttpProvider):
         return "", ""
 
 
-def _status_of(error: Any) -> int:
+def status_of(error: Any) -> int:
+    """The HTTP status an OpenAI-style error object carries (500 when it names none)."""
     if isinstance(error, dict):
         for key in ("status", "code"):
             value = error.get(key)

@@ -17,13 +17,14 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from agent.engine.interface import PrivacyEngine
 from agent.serve.fields import RequestWalker, UnknownFields
-from agent.serve.threads import ChatOpening, ChatThreads
+from agent.serve.threads import ChatOpening, ChatThreads, SettingsStore
 from agent.serve.wire import WireError
 from agent.session.conversation import Conversation, ConversationNotFound, MessageState
+from agent.session.turns import TurnStore
 
 CONVERSATION_HEADER = "X-Veil-Conversation"
 _VALID_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
@@ -83,11 +84,16 @@ class _RecallOnly:
         pass
 
 
+class ProxyStore(TurnStore, SettingsStore, Protocol):
+    """What the proxy keeps conversations, turns, the audit log, its token and the chat
+    index in: the vault."""
+
+
 class ConversationBook:
     """The proxy's conversations: at most `capacity` in memory (least recently used go;
     they stay in the store and are loaded again when a client comes back)."""
 
-    def __init__(self, engine: PrivacyEngine, store, *, capacity: int = 256, memo_size: int = 256):
+    def __init__(self, engine: PrivacyEngine, store: ProxyStore, *, capacity: int = 256, memo_size: int = 256):
         self.engine = engine
         self.store = store
         self.capacity = capacity

@@ -21,14 +21,14 @@ from typing import Any
 
 from agent.engine.interface import PrivacyEngine
 from agent.providers.base import CancelToken
-from agent.serve.conversations import ConversationBook, ConversationSlot
+from agent.serve.conversations import ConversationBook, ConversationSlot, ProxyStore
 from agent.serve.fields import UNKNOWN_FIELD_POLICIES, UnknownFields, field_listing
 from agent.serve.restoring import ChunkRestorer, completion_texts, restore_completion
 from agent.serve.threads import ChatOpening
 from agent.serve.upstream import Upstream
 from agent.serve.wire import ChatRequest, WireError, iter_choices, message_text
 from agent.session.conversation import Message, MessageState, render_and_store
-from agent.session.sender import _state_for, _title_for
+from agent.session.turns import TurnLog, title_for
 
 log = logging.getLogger("veil.serve")
 
@@ -47,7 +47,7 @@ ANSWER_COMPLETE = _AnswerComplete()
 
 
 class PrivacyProxy:
-    def __init__(self, engine: PrivacyEngine, store, upstream: Upstream, *, conversations: ConversationBook | None = None,
+    def __init__(self, engine: PrivacyEngine, store: ProxyStore, upstream: Upstream, *, conversations: ConversationBook | None = None,
                  default_conversation: str | None = None, unknown_fields: UnknownFields = "sanitize",
                  max_new_chars: int = MAX_NEW_TEXT_CHARS):
         if unknown_fields not in UNKNOWN_FIELD_POLICIES:
@@ -57,6 +57,7 @@ class PrivacyProxy:
         self.engine = engine
         self.default_conversation = default_conversation
         self.store = store
+        self.turns = TurnLog(store)  # stores and audits each turn (shared with the chat's Sender)
         self.upstream = upstream
         self.conversations = conversations or ConversationBook(engine, store)
         self._models: tuple[float, list[str]] | None = None
@@ -80,7 +81,7 @@ class PrivacyProxy:
             assert conversation is not None
             if not conversation.title:
                 first = next((m for m in request.messages if m["role"] == "user"), request.messages[-1])
-                conversation.title = _title_for(message_text(first))
+                conversation.title = title_for(message_text(first))
             message = Message(
                 conversation_id=conversation.id,
                 typed=message_text(request.messages[-1]),
@@ -99,12 +100,12 @@ class PrivacyProxy:
 
             def store(rendered: tuple[dict[str, Any], dict[str, Any]]) -> None:
                 message.sent = message_text(rendered[0]["messages"][-1])
-                self._save_turn(conversation, message)
+                self.turns.save(conversation, message)
 
             # Sanitized again when another process (the tray, the CLI) stored clashing map
             # entries meanwhile: what is forwarded always restores from the vault.
             _sanitized, outgoing = render_and_store(self.store, conversation, render, store)
-        audit_id = self._audit(conversation.id, message, field_listing(outgoing))
+        audit_id = self.turns.sent(message, provider=self.upstream.kind, model=model, sent_text=field_listing(outgoing))
         return Exchange(self, slot, request, outgoing, message, audit_id, opening)
 
     def _check_size(self, new_chars: int) -> None:
@@ -132,43 +133,10 @@ class PrivacyProxy:
                 self._models = (time.monotonic(), offered)
         return ([configured] if configured else []) + [m for m in offered if m != configured]
 
-    # -- the store (a VaultStore, or any ConversationStore) ---------------------------------------
-    def _save_turn(self, conversation, message: Message) -> None:
-        save_turn = getattr(self.store, "save_turn", None)
-        if save_turn is not None:
-            save_turn(conversation, message)
-        else:
-            self.store.save_conversation(conversation)
-            self.store.add_message(message)
-
-    def _audit(self, conversation_id: str, message: Message, sanitized_request: str) -> int | None:
-        record = getattr(self.store, "record_request", None)
-        if record is None:
-            return None
-        try:
-            return record(self.upstream.kind, message.model, sanitized_request, conversation_id=conversation_id,
-                          message_id=message.id, status="sent")
-        except Exception:
-            log.exception("could not record the request in the audit log")
-            return None
-
     def _finish(self, exchange: Exchange, received: str, shown: str, error: BaseException | None) -> None:
         message = exchange.message
         message.received, message.shown = received, shown
-        if error is None:
-            message.state, message.error = MessageState.ANSWERED, ""
-        else:
-            message.state, message.error = _state_for(error)
-        try:
-            self.store.update_message(message)
-        except Exception:
-            log.exception("could not store message %s", message.id)
-        finish = getattr(self.store, "finish_request", None)
-        if exchange.audit_id is not None and finish is not None:
-            try:
-                finish(exchange.audit_id, received_chars=len(received), status=message.state.value)
-            except Exception:
-                log.exception("could not update the audit log")
+        self.turns.finish(message, exchange.audit_id, error=error)
 
 
 class Exchange:

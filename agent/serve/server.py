@@ -26,7 +26,8 @@ from collections.abc import Callable
 from agent.engine.interface import PrivacyEngine
 from agent.providers.base import GenerationParams, Provider
 from agent.serve.app import build_app
-from agent.serve.proxy import PrivacyProxy
+from agent.serve.proxy import PrivacyProxy, ProxyStore
+from agent.serve.threads import SettingsStore
 from agent.serve.upstream import Upstream, upstream_for
 
 log = logging.getLogger("veil.serve")
@@ -50,22 +51,20 @@ def new_token() -> str:
     return "veil-" + secrets.token_urlsafe(32)
 
 
-def load_or_create_token(store, *, token: str | None = None, rotate: bool = False) -> str:
+def load_or_create_token(store: SettingsStore, *, token: str | None = None, rotate: bool = False) -> str:
     """The proxy's token: `token` when given, else the one kept in the vault, else a new
-    one. Whatever is used is kept in the vault (when the store can keep settings), so
-    clients set up once keep working after a restart and the settings can show it."""
+    one. Whatever is used is kept in the vault, so clients set up once keep working after
+    a restart and the settings can show it."""
     if token is not None:
         token = token.strip()
         if len(token) < MIN_TOKEN_CHARS:
             raise ServeError(f"the token must be at least {MIN_TOKEN_CHARS} characters")
-    get, put = getattr(store, "get_setting", None), getattr(store, "set_setting", None)
-    if token is None and not rotate and get is not None:
-        stored = get(TOKEN_SETTING)
+    if token is None and not rotate:
+        stored = store.get_setting(TOKEN_SETTING)
         if isinstance(stored, str) and len(stored) >= MIN_TOKEN_CHARS:
             return stored
     token = token or new_token()
-    if put is not None:
-        put(TOKEN_SETTING, token)
+    store.set_setting(TOKEN_SETTING, token)
     return token
 
 
@@ -107,7 +106,7 @@ class ProxyServer:
     def __init__(
         self,
         engine: PrivacyEngine,
-        store,
+        store: ProxyStore,
         provider: Provider | Upstream,
         *,
         host: str = DEFAULT_HOST,

@@ -35,7 +35,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from agent.serve.wire import message_text
 
@@ -43,6 +43,14 @@ CONVERSATION_KEY_SETTING = "serve.conversation_key"
 THREAD_SETTING_PREFIX = "serve.thread."
 NEW_PREFIX = "px-"
 MEMORY_CAPACITY = 4096
+
+
+class SettingsStore(Protocol):
+    """A store that keeps named settings (the vault: encrypted)."""
+
+    def get_setting(self, key: str, default: Any = None) -> Any: ...
+
+    def set_setting(self, key: str, value: Any) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -81,9 +89,9 @@ def answer_text(message: dict[str, Any]) -> str:
 
 class ChatThreads:
     """The index (opening, first answer) -> conversation id, kept in memory and in the
-    store's settings (when it has them)."""
+    store's settings."""
 
-    def __init__(self, store):
+    def __init__(self, store: SettingsStore):
         self.store = store
         self._memory: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
@@ -118,9 +126,7 @@ class ChatThreads:
 
     def save(self, digest: str, conversation_id: str) -> None:
         """In the vault: a restarted proxy finds it too."""
-        put = getattr(self.store, "set_setting", None)
-        if put is not None:
-            put(THREAD_SETTING_PREFIX + digest, conversation_id)
+        self.store.set_setting(THREAD_SETTING_PREFIX + digest, conversation_id)
 
     def _find(self, digest: str) -> str | None:
         with self._lock:
@@ -128,8 +134,7 @@ class ChatThreads:
             if found is not None:
                 self._memory.move_to_end(digest)
                 return found
-        get = getattr(self.store, "get_setting", None)
-        stored = get(THREAD_SETTING_PREFIX + digest) if get is not None else None
+        stored = self.store.get_setting(THREAD_SETTING_PREFIX + digest)
         if isinstance(stored, str):
             self.record(digest, stored)
             return stored
@@ -142,11 +147,9 @@ class ChatThreads:
     def _secret(self) -> bytes:
         with self._lock:
             if self._key is None:
-                get, put = getattr(self.store, "get_setting", None), getattr(self.store, "set_setting", None)
-                stored = get(CONVERSATION_KEY_SETTING) if get else None
+                stored = self.store.get_setting(CONVERSATION_KEY_SETTING)
                 if not isinstance(stored, str):
                     stored = secrets.token_hex(32)
-                    if put:
-                        put(CONVERSATION_KEY_SETTING, stored)
+                    self.store.set_setting(CONVERSATION_KEY_SETTING, stored)
                 self._key = bytes.fromhex(stored)
             return self._key

@@ -31,8 +31,8 @@ from agent.providers.base import (
     Provider,
 )
 from agent.providers.errors import BadRequest, ProviderUnavailable, StreamInterrupted
-from agent.providers.http import Request, _EmptyStream
-from agent.providers.openai_compat import OpenAICompatibleProvider, _status_of
+from agent.providers.http import EmptyStream, Request
+from agent.providers.openai_compat import OpenAICompatibleProvider, status_of
 from agent.providers.worker import StreamMeta, threaded_call, threaded_stream
 from agent.serve.wire import (
     ChatRequest,
@@ -113,7 +113,7 @@ class _RawOpenAIProvider(OpenAICompatibleProvider):
         def produce(stop: CancelToken) -> Iterator[str | StreamMeta]:
             try:
                 yield from self._with_retries(lambda: self._stream_once(raw, stop), stop)
-            except _EmptyStream:
+            except EmptyStream:
                 # llama-cpp-python reports a failure in streaming mode as an empty 200 body;
                 # asking without streaming gets the answer or the reason.
                 plain = self.build_raw({k: v for k, v in body.items() if k != "stream_options"}, stream=False)
@@ -146,7 +146,7 @@ class _RawOpenAIProvider(OpenAICompatibleProvider):
                 continue
             if data.get("error"):
                 message, code = self.error_details(data)
-                raise self.error_for_status(_status_of(data.get("error")), self._redact(message), code)
+                raise self.error_for_status(status_of(data.get("error")), self._redact(message), code)
             finished = finished or any(isinstance(c, dict) and c.get("finish_reason") for c in data.get("choices") or [])
             yield _RawChunk.of(data, text)
         if not done and not finished:

@@ -344,6 +344,7 @@ class MemoryStore:
         self._messages: dict[str, list[Message]] = {}
         self._origins: dict[str, str] = {}
         self._next_message_id = 1
+        self.audit: list[dict] = []  # the audit log: one dict per request, in order
 
     def create_conversation(
         self, title: str = "", conversation_id: str | None = None, origin: str = "chat"
@@ -431,6 +432,28 @@ class MemoryStore:
         with self._lock:
             self.load_conversation(conversation_id)
             return list(self._messages[conversation_id])
+
+    # -- a TurnStore (agent.session.turns): turns and their audit entries, in memory -------------
+    def save_turn(self, conversation: Conversation, message: Message) -> Message:
+        with self._lock:
+            self.save_conversation(conversation)
+            if message.id is None:
+                return self.add_message(message)
+            self.update_message(message)
+            return message
+
+    def record_request(self, provider: str, model: str, sanitized_text: str, *, conversation_id: str | None = None,
+                       message_id: int | None = None, received_chars: int | None = None, status: str = "sent",
+                       at: float | None = None) -> int:
+        with self._lock:
+            self.audit.append({"at": time.time() if at is None else at, "provider": provider, "model": model,
+                               "conversation_id": conversation_id, "message_id": message_id,
+                               "sent_text": sanitized_text, "received_chars": received_chars, "status": status})
+            return len(self.audit)
+
+    def finish_request(self, audit_id: int, *, received_chars: int, status: str = "answered") -> None:
+        with self._lock:
+            self.audit[audit_id - 1].update(received_chars=received_chars, status=status)
 
 
 

@@ -21,23 +21,25 @@ and `sender.retry(conversation, message_id)` sends it again in place.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from agent.session.conversation import Conversation, ConversationStore, Message, MessageState, render_and_store
 from agent.engine.interface import PrivacyEngine
 from agent.entities import Action, RestoredSpan, RestoreResult, SanitizeResult
 from agent.providers.base import CancelToken, ChatMessage, GenerationParams, Provider
-from agent.providers.errors import Cancelled, MissingApiKey, ProviderError
-
-log = logging.getLogger("veil.pipeline")
+from agent.session.conversation import (
+    Conversation,
+    ConversationStore,
+    Message,
+    MessageState,
+    render_and_store,
+)
+from agent.session.turns import TurnLog, TurnStore
 
 # States a message can be sent again from.
 RETRYABLE_STATES = (MessageState.UNSENT, MessageState.FAILED, MessageState.CANCELLED)
-TITLE_CHARS = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +123,7 @@ class SendStream(Iterator[SendChunk]):
         """Stop (or drop, if never iterated) this send; the message is kept as CANCELLED."""
         if not self._iterated and self.message.state is MessageState.SENDING:
             self.message.state, self.message.error = MessageState.CANCELLED, "cancelled"
-            self.sender._store_message(self.message)
+            self.sender.turns.update(self.message)
         self._chunks.close()
 
     def text(self) -> str:
@@ -137,6 +139,7 @@ class SendStream(Iterator[SendChunk]):
         shown_length = 0
         audit_id = None
         stream = None
+        turns = sender.turns
 
         def restored(piece) -> SendChunk | None:
             nonlocal shown_length
@@ -148,7 +151,7 @@ class SendStream(Iterator[SendChunk]):
 
         try:
             stream = sender.provider.stream(self.request, self.model or None, sender.params, self.cancel_token)
-            audit_id = sender._audit_request(self.conversation, message, self.model)
+            audit_id = turns.sent(message, provider=sender.provider.kind, model=self.model, sent_text=message.sent)
             for piece in stream:
                 began = time.perf_counter()
                 out = restored(restorer.feed(piece))
@@ -167,15 +170,10 @@ class SendStream(Iterator[SendChunk]):
             # shown (never half a value). `received` keeps it, so nothing is lost.
             partial = restorer.result()
             self.result = partial
-            state, note = _state_for(exc)
-            if stream is None and state is MessageState.FAILED:
-                state = MessageState.UNSENT  # refused before the request was built: nothing left
             message.received = restorer.received
             message.shown = partial.text
-            message.state = state
-            message.error = note
-            sender._store_message(message)
-            sender._finish_audit(audit_id, len(message.received), state.value)
+            # Refused before the request was built (stream None): nothing left, UNSENT.
+            turns.finish(message, audit_id, error=exc, nothing_sent=stream is None)
             if stream is not None:
                 stream.close()
             raise
@@ -184,20 +182,7 @@ class SendStream(Iterator[SendChunk]):
         self.timings.total_s = time.perf_counter() - self._started
         message.received = restorer.received
         message.shown = self.result.text
-        message.state = MessageState.ANSWERED
-        message.error = ""
-        sender._store_message(message)
-        sender._finish_audit(audit_id, len(message.received), "answered")
-
-
-def _state_for(exc: BaseException) -> tuple[MessageState, str]:
-    if isinstance(exc, (Cancelled, KeyboardInterrupt, GeneratorExit)):
-        return MessageState.CANCELLED, "cancelled"
-    if isinstance(exc, MissingApiKey):
-        return MessageState.UNSENT, str(exc)  # nothing left the machine
-    if isinstance(exc, ProviderError):
-        return MessageState.FAILED, str(exc)
-    return MessageState.FAILED, f"internal error: {type(exc).__name__}: {exc}"
+        turns.finish(message, audit_id)
 
 
 class Sender:
@@ -207,7 +192,7 @@ class Sender:
     def __init__(
         self,
         engine: PrivacyEngine,
-        store: ConversationStore,
+        store: TurnStore,
         provider: Provider,
         *,
         params: GenerationParams | None = None,
@@ -216,6 +201,7 @@ class Sender:
     ):
         self.engine = engine
         self.store = store
+        self.turns = TurnLog(store)  # stores and audits each turn (shared with the proxy)
         self.provider = provider
         self.params = params or GenerationParams()
         self.model = model if model is not None else provider.config.model
@@ -297,14 +283,12 @@ class Sender:
         cancel: CancelToken | threading.Event | None,
         started: float,
     ) -> SendStream:
-        if not conversation.title:
-            conversation.title = _title_for(message.typed)
         retrying = message.id is not None
         history = self.history(conversation.id, before=message.id if retrying else None)
 
         def store(result: SanitizeResult) -> None:
             message.sent = result.sanitized
-            self._store_turn(conversation, message)
+            self.turns.save(conversation, message)
 
         # Sanitized again when another process stored clashing map entries meanwhile, so
         # what is sent is what the vault can restore (agent.session.conversation).
@@ -314,58 +298,6 @@ class Sender:
         reply = SendStream(self, conversation, message, sanitized, request, self.model, cancel, started)
         reply.timings.prepare_s = time.perf_counter() - started
         return reply
-
-    def _store_turn(self, conversation: Conversation, message: Message) -> None:
-        """Map entries and the message together: the vault never holds a sent text whose
-        stand-ins it could not restore."""
-        save_turn = getattr(self.store, "save_turn", None)
-        if save_turn is not None:
-            save_turn(conversation, message)
-            return
-        self.store.save_conversation(conversation)
-        if message.id is None:
-            self.store.add_message(message)
-        else:
-            self.store.update_message(message)
-
-    def _store_message(self, message: Message) -> None:
-        try:
-            self.store.update_message(message)
-        except Exception:
-            # The answer was shown; the store failing (vault locked, disk full) must not
-            # hide the provider's own outcome. It is logged; the caller still sees it.
-            log.exception("could not store message %s", message.id)
-
-    def _audit_request(self, conversation: Conversation, message: Message, model: str) -> int | None:
-        record = getattr(self.store, "record_request", None)
-        if record is None:
-            return None
-        try:
-            return record(
-                self.provider.kind,
-                model,
-                message.sent,  # sanitized text only
-                conversation_id=conversation.id,
-                message_id=message.id,
-                status="sent",
-            )
-        except Exception:
-            log.exception("could not record the request in the audit log")
-            return None
-
-    def _finish_audit(self, audit_id: int | None, received_chars: int, status: str) -> None:
-        finish = getattr(self.store, "finish_request", None)
-        if audit_id is None or finish is None:
-            return
-        try:
-            finish(audit_id, received_chars=received_chars, status=status)
-        except Exception:
-            log.exception("could not update the audit log")
-
-
-def _title_for(text: str) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
 
 
 def open_conversation(store: ConversationStore, conversation_id: str | None = None) -> Conversation:
