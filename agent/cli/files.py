@@ -105,17 +105,13 @@ def _close(store) -> None:
 
 def _settings(store=None):
     """The saved settings, with the protection lists kept in the vault (`store`)."""
-    from agent.config import ConfigError, load_settings
+    from agent.config import ConfigError
+    from agent.vault.lists import settings_for
 
     try:
-        settings = load_settings()
+        return settings_for(store)
     except ConfigError as exc:
         raise CliError(str(exc)) from None
-    if store is not None and hasattr(store, "get_setting"):
-        from agent.vault.lists import load_lists_into
-
-        load_lists_into(settings, store)
-    return settings
 
 
 def run_sanitize(args: argparse.Namespace) -> int:

@@ -79,17 +79,14 @@ def open_store(*, memory_ok: bool = False):
 def build_engine(store=None):
     """The engine for the saved settings, with the protection lists kept in the vault
     when `store` is the vault (they are not in config.toml)."""
-    from agent.config import ConfigError, load_settings
+    from agent.config import ConfigError
     from agent.engine.core import build_engine as engine_for
+    from agent.vault.lists import settings_for
 
     try:
-        settings = load_settings()
+        settings = settings_for(store)
     except ConfigError as exc:
         raise CliError(str(exc)) from None
-    if store is not None and hasattr(store, "get_setting"):
-        from agent.vault.lists import load_lists_into
-
-        load_lists_into(settings, store)
     return engine_for(settings)
 
 

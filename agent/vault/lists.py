@@ -78,6 +78,19 @@ def load_lists_into(settings: Settings, store: SettingsStore, config: Path | Non
     return changed
 
 
+def settings_for(store: object | None = None) -> Settings:
+    """The saved settings (load_settings) with the protection lists from `store` when it
+    is the vault (a MemoryStore has none: the lists are then what config.toml still
+    holds, if anything). What an engine for the user's text is built from. Raises
+    ConfigError like load_settings."""
+    from agent.config import load_settings
+
+    settings = load_settings()
+    if store is not None and hasattr(store, "get_setting"):
+        load_lists_into(settings, store)  # type: ignore[arg-type]
+    return settings
+
+
 def merge_lists(first: ListSettings, second: ListSettings) -> ListSettings:
     """Both lists, `first`'s order first, each term and pattern once."""
 
@@ -122,5 +135,6 @@ __all__ = [
     "merge_lists",
     "move_config_lists_into_vault",
     "read_lists",
+    "settings_for",
     "write_lists",
 ]
