@@ -11,7 +11,7 @@ Two modes, recorded in a small unencrypted header file next to the vault
   chooses it. The passphrase comes from the caller, from `VEIL_PASSPHRASE` (less safe:
   other processes of the same user may read the environment), or from a prompt.
 
-The header also holds a key check: HMAC-SHA256(key, constant). It lets a wrong key be
+The header (header.py; its names are re-exported here) also holds a key check: HMAC-SHA256(key, constant). It lets a wrong key be
 told apart from a damaged file *before* the database is opened, so a wrong key never
 touches the file. It gives an attacker nothing the encrypted file does not already
 give (both allow testing a guessed passphrase; scrypt makes each guess expensive).
@@ -23,239 +23,43 @@ the vault (see `unlock_keys`).
 
 from __future__ import annotations
 
-import base64
-import errno
 import getpass
 import hashlib
 import hmac
-import json
 import os
 import secrets
 import time
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Literal
 
 from agent.vault.errors import (
     KeyUnavailable,
     PassphraseRequired,
-    VaultCorrupt,
-    VaultError,
-    VaultFull,
-    VaultReadOnly,
-    VaultUnavailable,
     WrongKey,
+)
+from agent.vault.header import (  # re-exported: other modules import them from here
+    DEFAULT_SCRYPT_N,
+    HEADER_FORMAT,
+    SCRYPT_P,
+    SCRYPT_R,
+    KdfParams,
+    KeyMode,
+    KeySlot,
+    VaultHeader,
+    fsync_dir,
+    header_path,
+    os_error,
+    read_header,
+    write_header,
 )
 
 KEYRING_SERVICE = "veil"
 PASSPHRASE_ENV = "VEIL_PASSPHRASE"
-HEADER_FORMAT = 1
 KEY_BYTES = 32
-# scrypt cost: N=2^17, r=8 (128 MiB, about half a second on one core), as OWASP advises.
-DEFAULT_SCRYPT_N = 2**17
-SCRYPT_R = 8
-SCRYPT_P = 1
 _CHECK_CONTEXT = b"veil vault key check v1"
 
-KeyMode = Literal["keyring", "passphrase"]
 Prompt = Callable[[str], str]
-
-
-# -- header --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class KdfParams:
-    salt: bytes
-    n: int = DEFAULT_SCRYPT_N
-    r: int = SCRYPT_R
-    p: int = SCRYPT_P
-
-    @classmethod
-    def new(cls, n: int = DEFAULT_SCRYPT_N) -> KdfParams:
-        return cls(salt=secrets.token_bytes(16), n=n)
-
-    def to_json(self) -> dict:
-        return {
-            "name": "scrypt",
-            "salt": base64.b64encode(self.salt).decode("ascii"),
-            "n": self.n,
-            "r": self.r,
-            "p": self.p,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict) -> KdfParams:
-        if data.get("name") != "scrypt":
-            raise ValueError(f"unknown key derivation {data.get('name')!r}")
-        return cls(
-            salt=base64.b64decode(data["salt"], validate=True),
-            n=int(data["n"]),
-            r=int(data["r"]),
-            p=int(data["p"]),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class KeySlot:
-    """One way to obtain the key: the mode, scrypt parameters (passphrase mode) and the check."""
-
-    mode: KeyMode
-    key_check: str
-    kdf: KdfParams | None = None
-
-    def to_json(self) -> dict:
-        return {
-            "mode": self.mode,
-            "key_check": self.key_check,
-            "kdf": self.kdf.to_json() if self.kdf else None,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict) -> KeySlot:
-        mode = data["mode"]
-        if mode not in ("keyring", "passphrase"):
-            raise ValueError(f"unknown key mode {mode!r}")
-        kdf = KdfParams.from_json(data["kdf"]) if data.get("kdf") else None
-        if mode == "passphrase" and kdf is None:
-            raise ValueError("passphrase mode without scrypt parameters")
-        return cls(mode=mode, key_check=str(data["key_check"]), kdf=kdf)
-
-
-@dataclass(frozen=True, slots=True)
-class VaultHeader:
-    vault_id: str
-    current: KeySlot
-    created_at: float
-    pending: KeySlot | None = None  # a key change in progress
-    format: int = HEADER_FORMAT
-    # True from the header's first write until the new database is ready: only then may
-    # a missing or empty database file be (re)created. Once False, a missing database
-    # means it was lost, never that it is yet to be made.
-    creating: bool = False
-
-    @property
-    def mode(self) -> KeyMode:
-        return self.current.mode
-
-    def to_json(self) -> dict:
-        return {
-            "format": self.format,
-            "vault_id": self.vault_id,
-            "created_at": self.created_at,
-            "current": self.current.to_json(),
-            "pending": self.pending.to_json() if self.pending else None,
-        } | ({"creating": True} if self.creating else {})
-
-    @classmethod
-    def from_json(cls, data: dict) -> VaultHeader:
-        if int(data.get("format", 0)) > HEADER_FORMAT:
-            raise ValueError(f"header format {data.get('format')} is newer than this Veil")
-        return cls(
-            vault_id=str(data["vault_id"]),
-            current=KeySlot.from_json(data["current"]),
-            created_at=float(data["created_at"]),
-            pending=KeySlot.from_json(data["pending"]) if data.get("pending") else None,
-            format=int(data["format"]),
-            creating=bool(data.get("creating", False)),
-        )
-
-
-def header_path(db_path: Path) -> Path:
-    return db_path.with_name(db_path.name + ".header")
-
-
-def read_header(path: Path) -> VaultHeader | None:
-    """The header at `path`, None when there is none. A damaged header is VaultCorrupt."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except PermissionError as exc:
-        raise VaultUnavailable(f"cannot read the vault header {path}: {exc.strerror}", path=path) from exc
-    try:
-        return VaultHeader.from_json(json.loads(raw.decode("utf-8")))
-    except (ValueError, KeyError, TypeError) as exc:
-        raise VaultCorrupt(
-            f"the vault header {path} is damaged ({exc}); the vault cannot be unlocked without it",
-            path=path,
-        ) from exc
-
-
-def write_header(path: Path, header: VaultHeader, *, exclusive: bool = False) -> None:
-    """Atomic: a crash leaves the old header or the new one, never half of one.
-    `exclusive` (a new vault): raises FileExistsError if another process created a header
-    first, so two processes starting at once never give one vault two keys."""
-    data = json.dumps(header.to_json(), indent=2).encode("utf-8")
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if exclusive:
-            _link_exclusive(tmp, path, data)
-        else:
-            os.replace(tmp, path)
-        fsync_dir(path.parent)
-    except FileExistsError:
-        _unlink_quietly(tmp)
-        raise
-    except OSError as exc:
-        _unlink_quietly(tmp)
-        raise os_error(exc, path, "write the vault header") from exc
-
-
-def _link_exclusive(tmp: Path, path: Path, data: bytes) -> None:
-    """Publish `tmp` as `path` only if `path` does not exist yet."""
-    try:
-        os.link(tmp, path)  # atomic, and fails if the header exists: the first creator wins
-    except FileExistsError:
-        raise
-    except OSError:
-        # No hard links (FAT/exFAT USB sticks for portable use): an exclusive create
-        # still lets only one process win; the header is a few hundred bytes.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    tmp.unlink()
-
-
-def _unlink_quietly(path: Path) -> None:
-    try:
-        path.unlink()
-    except OSError:
-        pass
-
-
-def fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return  # not supported everywhere (Windows); the rename is still atomic
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def os_error(exc: OSError, path: Path, doing: str) -> VaultError:
-    """An OSError as the vault error the user can act on."""
-    reason = exc.strerror or str(exc)
-    if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
-        return VaultFull(f"cannot {doing}: the disk is full ({path})", path=path)
-    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-        return VaultReadOnly(f"cannot {doing}: {path} is not writable ({reason})", path=path)
-    return VaultUnavailable(f"cannot {doing} at {path}: {reason}", path=path)
 
 
 # -- key material ----------------------------------------------------------------------------
@@ -540,3 +344,42 @@ def unlock_keys(header: VaultHeader, secrets_source: SecretSource) -> Iterator[t
 
 def with_pending(header: VaultHeader, slot: KeySlot | None) -> VaultHeader:
     return replace(header, pending=slot)
+
+
+__all__ = [
+    "DEFAULT_SCRYPT_N",
+    "HEADER_FORMAT",
+    "KEYRING_SERVICE",
+    "KEY_BYTES",
+    "PASSPHRASE_ENV",
+    "SCRYPT_P",
+    "SCRYPT_R",
+    "KdfParams",
+    "KeyMode",
+    "KeySlot",
+    "KeyringStatus",
+    "Prompt",
+    "SecretSource",
+    "VaultHeader",
+    "ask_passphrase",
+    "choose_mode",
+    "derive_key",
+    "fsync_dir",
+    "header_path",
+    "key_check",
+    "key_matches",
+    "keyring_delete",
+    "keyring_get",
+    "keyring_set",
+    "keyring_status",
+    "keyring_user",
+    "new_header",
+    "new_random_key",
+    "new_slot",
+    "normalize_passphrase",
+    "os_error",
+    "read_header",
+    "unlock_keys",
+    "with_pending",
+    "write_header",
+]
