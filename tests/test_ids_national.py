@@ -38,7 +38,9 @@ def test_documented_example_is_valid_and_found_with_its_cue(kind):
 
 
 # Types with no check digit are broken by their structure rules (from stdnum's docs).
-INVALID = {"US_SSN": "666-90-4399", "US_ITIN": "912-93-4567", "US_EIN": "07-1144442", "DK_CPR": "511062-5629"}
+INVALID = {"US_SSN": "666-90-4399", "US_ITIN": "912-93-4567", "US_EIN": "07-1144442", "DK_CPR": "511062-5629",
+           # The Medicare check digit is the ninth; the tenth is the person's number on the card.
+           "AU_MEDICARE": "2123 45671 1"}
 # stdnum checks a PAN's format only (no check character): its shape is all there is.
 CHECKED = [t for t in WITH_EXAMPLES if t.validate is not None and t.validate.__name__ != "format_only"
            and t.family != "crypto" and t.key != "IN_PAN"]
@@ -83,7 +85,8 @@ def test_invalid_checksum_without_cue_is_not_an_id(kind):
 
 NO_CUE_FOUND = ["US_SSN", "US_ITIN", "UK_NINO", "UK_DRIVING_LICENCE", "DE_VAT", "ES_DNI", "ES_NIE",
                 "IT_CODICE_FISCALE", "FI_HETU", "SE_PERSONNUMMER", "KR_RRN", "IN_PAN", "SG_NRIC", "BR_CPF",
-                "MX_CURP", "ZA_ID", "CN_RIC", "CH_AHV", "FR_NIR", "BE_NATIONAL_NUMBER", "BTC_ADDRESS", "ETH_ADDRESS"]
+                "MX_CURP", "ZA_ID", "CN_RIC", "CH_AHV", "FR_NIR", "BE_NATIONAL_NUMBER", "BTC_ADDRESS", "ETH_ADDRESS",
+                "AU_MEDICARE", "DE_ID_CARD"]
 
 
 @pytest.mark.parametrize("key", NO_CUE_FOUND)
@@ -94,9 +97,11 @@ def test_distinctive_forms_are_found_without_a_cue(key):
 
 @pytest.mark.parametrize("key", ["US_PASSPORT", "UK_PASSPORT", "US_DRIVER_LICENSE", "AU_MEDICARE", "DE_ID_CARD"])
 def test_types_without_a_checksum_need_their_cue(key):
+    """No check character (passports, licences, the nine-character identity card number)
+    or only digits (a Medicare number not grouped as on the card): the cue decides."""
     kind = TYPES[key]
     value = {"US_PASSPORT": "C03005988", "UK_PASSPORT": "925665416", "US_DRIVER_LICENSE": "D1234567",
-             "AU_MEDICARE": "2123 45670 1", "DE_ID_CARD": "T22000129"}[key]
+             "AU_MEDICARE": "2123456701", "DE_ID_CARD": "T22000129"}[key]
     assert kind.key not in found(f"Please look at {value} before Friday.").values()
     cue = kind.context[0]
     # A passport number of nine digits could be American or British: either way it goes.

@@ -116,6 +116,8 @@ def is_code_value(value: str, text: str, end: int, quoted: bool, key: str = "") 
         return False
     if value in CODE_NAMES or value.casefold() == key.casefold() or value.casefold() in _SECRET_WORDS:
         return True
+    if re.fullmatch(r"[A-Za-z_][\w.]*[(\[].*", value):
+        return True  # get_password(realm, getpass.getpass(prompt, Required[str]
     follows = text[end : end + 3]
     return follows[:1] in ("(", "[", ".") and follows[1:2] not in ("", " ", "\n") or follows.startswith(" |")
 
@@ -163,6 +165,9 @@ class ConfigSecretDetector:
 
     @staticmethod
     def _not_a_secret(value: str) -> bool:
-        # A value that is itself the name of a secret ("X-API-Key" as a header name) is not one.
+        # A value that is itself the name of a secret ("X-API-Key" as a header name) is not
+        # one, nor a colour of a theme ("Token: '#dcdccc'" in a syntax-highlighting style).
+        if re.fullmatch(r"#[0-9A-Fa-f]{3,8}", value):
+            return True
         return len(value) < 3 or _PLACEHOLDER.match(value) is not None or (
             re.fullmatch(r"[A-Za-z][A-Za-z_\-]*", value) is not None and is_secret_key(value))

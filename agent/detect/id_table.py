@@ -52,6 +52,7 @@ from stdnum.us import ssn as us_ssn
 from stdnum.za import idnr as za_idnr
 
 from agent.detect.spec import EntityType, Generator, Pattern
+from agent.detect.id_checks import au_medicare_valid, de_id_card_valid, sg_nric_valid
 from agent.detect.validators import card_brand
 from agent.detect.wallets import (
     BITCOIN_BASE58,
@@ -247,12 +248,14 @@ ID_TYPES: tuple[EntityType, ...] = (
     ),
     identifier(
         "DE_ID_CARD", "German identity card number (Personalausweis)", "DE",
-        (P(r"[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{8}\d?", 0.0),),
+        # With its check digit (as on the machine-readable zone) the number checks itself;
+        # the nine characters alone need a cue word.
+        (P(r"[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{8}\d", 0.5), P(r"[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{8}", 0.0)),
         ("personalausweis", "personalausweisnummer", "ausweisnummer", "ausweis", "id card", "identity card",
          "reisepass", "passnummer"),
-        _shape(r"[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{8}\d?"),
-        ("[CFGHJKLMNPRTVWXYZ]XXXXXXXX", "[CFGHJKLMNPRTVWXYZ]XXXXXXXX#"), cue_required=True, languages=("de",),
-        examples=("T22000129",),
+        de_id_card_valid,
+        ("[CFGHJKLMNPRTVWXYZ]XXXXXXXX", "[CFGHJKLMNPRTVWXYZ]XXXXXXXXC"), languages=("de",),
+        examples=("T220001293", "T22000129"),
     ),
     identifier(
         "DE_VAT", "German VAT ID (USt-IdNr.)", "DE",
@@ -387,9 +390,9 @@ ID_TYPES: tuple[EntityType, ...] = (
     ),
     identifier(
         "SG_NRIC", "Singapore NRIC / FIN", "SG",
-        (P(r"[STFGM]\d{7}[A-Z]", 0.75),),
+        (P(r"[STFGM]\d{7}[A-Z]", 0.85),),
         ("nric", "nric no", "FIN", "ic number", "identity card", "i/c"),
-        _shape(r"[STFGM]\d{7}[A-Z]"), ("=#######A",), examples=("S1234567D",),
+        sg_nric_valid, ("=#######C",), examples=("S1234567D",),
     ),
     identifier(
         "JP_MY_NUMBER", "Japanese individual number (My Number)", "JP",
@@ -419,10 +422,12 @@ ID_TYPES: tuple[EntityType, ...] = (
     ),
     identifier(
         "AU_MEDICARE", "Australian Medicare card number", "AU",
-        (P(r"[2-6]\d{3} ?\d{5} ?\d(?:[ /-]?\d)?", 0.0),),
+        # Written as on the card (4-5-1 digits) and with its check digit, a distinctive
+        # number; ten bare digits need a cue word.
+        (P(r"[2-6]\d{3} \d{5} \d(?:[ /-]?\d)?", 0.6), P(r"[2-6]\d{9,10}", 0.0)),
         ("medicare", "medicare number", "medicare card", "medicare no"),
-        _shape(r"[2-6]\d{3} ?\d{5} ?\d(?:[ /-]?\d)?"), ("[2-6]#########", "[2-6]##########"),
-        family="health_id", cue_required=True, examples=("2123 45670 1",),
+        au_medicare_valid, ("[2-6]#######C#", "[2-6]#######C##"),
+        family="health_id", examples=("2123 45670 1",),
     ),
     identifier(
         "CA_SIN", "Canadian social insurance number", "CA",

@@ -90,6 +90,8 @@ class DetectorRegistry:
             return False
         if (span.label in _GUESSED or span.label is Label.DATE) and in_log_header(text, span):
             return True  # "2026-03-02T10:11:12Z INFO [auth]": when and how a program logged
+        if span.detector == "domain" and span.text.rsplit(".", 1)[-1].casefold() in _CODE_TLDS and self._technical(text, span):
+            return True  # selected.id, libfoo.abi3.so, corpora.dev in code: attributes and files
         if span.label is Label.DATE and span.score < 0.9 and self._technical(text, span):
             # A release date, a timestamp or a version in code, config or logs; explicit
             # dates of birth (scored 0.9 by their cue) stay.
@@ -151,6 +153,7 @@ class DetectorRegistry:
             s for s in spans
             if s.score >= self.min_score and fold(s.text) not in self.allow and not self._code_or_cue(text, s)
         ]
+        kept = _validated_first(kept)
         merged = resolve_overlaps(kept)
         repeats = [s for s in _repeated_mentions(text, merged) if not self._code_or_cue(text, s)]
         merged = resolve_overlaps(merged + repeats)
@@ -161,9 +164,25 @@ class DetectorRegistry:
 # from validated patterns.
 _GUESSED = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC, Label.USERNAME})
 _AUTHORITATIVE = frozenset({"always_protect", "custom", "memory"})
+# Top-level domains that are also file extensions or attribute names in code.
+_CODE_TLDS = frozenset({"id", "so", "sh", "py", "js", "ts", "md", "rs", "go", "pl", "rb", "cc", "in", "is", "it", "to",
+                        "me", "no", "at", "be", "us", "dev", "app", "info", "name", "ai", "co", "tv", "ly"})
 
 # Types whose values are worth finding again wherever they recur in the same text.
 _PROPAGATE = propagating_labels()  # from the type table
+
+
+def _validated_first(spans: list[Span]) -> list[Span]:
+    """The language model's guess loses to a validated identifier it overlaps: "1969 3325
+    2053" (a Japanese My Number, check digit and all) is not the year 1969, and
+    "362705637605 लिखा" is no date."""
+    ids = [s for s in spans if s.detector.startswith("ids:")]
+    if not ids:
+        return spans
+    return [
+        s for s in spans
+        if s.detector != "spacy" or not any(i.start < s.end and s.start < i.end for i in ids)
+    ]
 
 
 def _strong_evidence(text: str, span: Span) -> bool:
