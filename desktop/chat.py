@@ -335,13 +335,17 @@ class ChatWindow(QMainWindow):
     def _conversation_chosen(self, item_or_id) -> None:
         conversation_id = item_or_id if isinstance(item_or_id, str) else item_or_id.data(Qt.ItemDataRole.UserRole)
         if not self.sending and self.conversation.id != conversation_id:
-            self.open_conversation(conversation_id)
+            # A conversation of a veil command, the clipboard, the proxy or files that the
+            # user opens here becomes a chat: it stays in the list from now on.
+            self.open_conversation(conversation_id, adopt=self.conversations.origin_of(conversation_id) != "chat")
 
-    def open_conversation(self, conversation_id: str) -> None:
+    def open_conversation(self, conversation_id: str, *, adopt: bool = False) -> None:
         store, engine = self.state.store, self.state.engine
         ready = self.state.engine_phase == EnginePhase.READY
 
         def load():
+            if adopt:
+                store.set_conversation_origin(conversation_id, "chat")
             conversation = store.load_conversation(conversation_id)
             messages = store.list_messages(conversation_id)
             restored = {}
@@ -354,7 +358,12 @@ class ChatWindow(QMainWindow):
                         log.debug("re-restoring message %s failed", m.id, exc_info=True)
             return conversation, messages, restored
 
-        self.background.submit(load, self._show_conversation, self._vault_error)
+        def done(loaded) -> None:
+            self._show_conversation(loaded)
+            if adopt:
+                self.refresh_conversations()
+
+        self.background.submit(load, done, self._vault_error)
 
     def _show_conversation(self, loaded) -> None:
         if self.locked_view:

@@ -476,6 +476,66 @@ def test_an_idle_lock_hides_the_window_too_and_auto_lock_is_on_by_default(qtbot,
     assert "Sarah Mitchell" not in every_text(chat)
 
 
+# -- the conversation list: chats only, the others on demand -----------------------------------------
+def veil_sanitize(text: str) -> dict:
+    """`veil sanitize --json` in its own process, on the test's vault (VEIL_HOME, VEIL_PASSPHRASE)."""
+    import json
+    import subprocess
+    import sys
+
+    from desktop_support import REPO
+
+    env = {**os.environ, "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring", "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "desktop.launcher", "sanitize", "--json"], input=text,
+                          capture_output=True, text=True, cwd=REPO, env=env, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def listed(chat) -> dict[str, str]:
+    items = [chat.conversation_list.item(i) for i in range(chat.conversation_list.count())]
+    return {item.data(0x0100): item.text() for item in items}
+
+
+def test_conversations_of_veil_commands_are_listed_only_on_demand_and_stay_once_opened(
+        qtbot, desktop_env, shared_engine, fake_openai):
+    """Issue 15.10: every `veil sanitize` added an "(untitled)" conversation to the chat list."""
+    from agent.vault import open_default_store
+
+    sanitized = veil_sanitize("Call Ines Albuquerque about the lease.")
+    cli_id = sanitized["conversation"]
+    stand_in = next(e["sent"] for e in sanitized["entities"] if e["real"] == "Ines Albuquerque")
+    veil = start_app(qtbot, shared_engine, app_settings(fake_openai.base_url))
+    try:
+        chat, store = veil.chat, veil.state.store
+        chat_id = store.create_conversation(title="Lisbon trip").id
+        chat.refresh_conversations()
+        qtbot.waitUntil(lambda: listed(chat) == {chat_id: "Lisbon trip"}, timeout=5000)
+        assert chat.conversations.show_others.text() == "Show others (1)"
+        # The box lists the command's conversation too, marked with where it comes from.
+        chat.conversations.show_others.setChecked(True)
+        assert listed(chat) == {chat_id: "Lisbon trip", cli_id: "(untitled) · veil command"}
+        item = next(chat.conversation_list.item(i) for i in range(2)
+                    if chat.conversation_list.item(i).data(0x0100) == cli_id)
+        chat._conversation_chosen(item)
+        qtbot.waitUntil(lambda: chat.conversation.id == cli_id, timeout=10000)
+        qtbot.waitUntil(lambda: listed(chat).get(cli_id) == "(untitled)", timeout=5000)
+        # Opened, it is a chat: listed without the box, also for the next process.
+        chat.conversations.show_others.setChecked(False)
+        assert listed(chat) == {chat_id: "Lisbon trip", cli_id: "(untitled)"}
+        assert chat.conversations.show_others.text() == "Show others"
+        other = open_default_store()
+        try:
+            assert {c.id: c.origin for c in other.list_conversations()} == {chat_id: "chat", cli_id: "chat"}
+        finally:
+            other.close()
+        # Its map is the command's: the same person gets the same stand-in in the chat.
+        draft = type_and_preview(qtbot, chat, "Thank Ines Albuquerque for the call.")
+        assert next(e.sent for e in draft.result.entities if e.real == "Ines Albuquerque") == stand_in
+    finally:
+        stop_app(veil)
+
+
 # -- the side panel of detected items ------------------------------------------------------------------
 PANEL_PROMPT = ("Ask Sarah Mitchell and Tom Baker (tom.baker@northwind.io) whether the Lisbon "
                 "office can pay Sarah Mitchell's invoice.")
