@@ -17,17 +17,13 @@ from agent.engine.local_tasks import RelevanceJudge
 from agent.decide.choices import swap_action
 from agent.decide.judge.runtime import LearnedJudge, shipped_head
 from agent.decide.relevance import RelevanceRules, Verdict
+from agent.detect.table import risk_of, risk_weights
 
 log = logging.getLogger(__name__)
 
-# Residual-risk weight of an entity that is sent as is (after the call-transcript paper).
-RISK_WEIGHTS = {
-    Label.PERSON: 5, Label.SSN: 5, Label.CREDIT_CARD: 5, Label.IBAN: 5, Label.SECRET: 5,
-    Label.EMAIL: 4, Label.PHONE: 4, Label.ADDRESS: 4,
-    Label.USERNAME: 3, Label.ID: 3, Label.IP: 3, Label.MAC: 3,
-    Label.ORG: 2, Label.LOCATION: 2, Label.URL: 2,
-    Label.DATE: 1, Label.MISC: 1, Label.NORP: 0.5,
-}
+# Residual-risk weight of an entity that is sent as is (after the call-transcript paper):
+# one fact of the type table (agent/detect/table.py), per label and per identifier row.
+RISK_WEIGHTS = risk_weights()
 # A public entity the prompt is about (Chicago, Shakespeare) says little about the user.
 _PUBLIC_DISCOUNT = 0.25
 
@@ -177,7 +173,7 @@ def residual_risk(decisions: Sequence[Decision]) -> RiskScore:
     for decision in decisions:
         if decision.action is not Action.KEEP:
             continue
-        weight = float(RISK_WEIGHTS.get(decision.span.label, 1))
+        weight = float(risk_of(decision.span))
         if decision.span.canonical and fold(decision.span.canonical) != fold(decision.span.text):
             weight /= 2
         if decision.public:

@@ -7,6 +7,7 @@ not code), which leaves `name = "Build Configuration"` and `author = "pypa"` alo
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from agent.detect.base import DetectionContext
@@ -46,7 +47,7 @@ def is_person_key(key: str) -> bool:
     words = key_words(key)
     if any(w in PERSON_KEY_WORDS for w in words):
         return not any(w in ("id", "ids", "email", "url", "count", "type", "role", "list") for w in words[-1:])
-    return any(pair in _NAME_PAIRS for pair in zip(words, words[1:]))
+    return any(pair in _NAME_PAIRS for pair in itertools.pairwise(words))
 
 
 def name_shaped(value: str) -> bool:

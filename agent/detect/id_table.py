@@ -51,8 +51,8 @@ from stdnum.us import rtn as us_rtn
 from stdnum.us import ssn as us_ssn
 from stdnum.za import idnr as za_idnr
 
-from agent.detect.spec import EntityType, Generator, Pattern
 from agent.detect.id_checks import au_medicare_valid, de_id_card_valid, sg_nric_valid
+from agent.detect.spec import EntityType, Generator, Pattern
 from agent.detect.validators import card_brand
 from agent.detect.wallets import (
     BITCOIN_BASE58,
@@ -62,7 +62,12 @@ from agent.detect.wallets import (
     ethereum_valid,
 )
 from agent.entities import Label
-from agent.substitute.id_standins import card_stand_in, cn_ric_stand_in, de_idnr_stand_in, iban_stand_in
+from agent.substitute.id_standins import (
+    card_stand_in,
+    cn_ric_stand_in,
+    de_idnr_stand_in,
+    iban_stand_in,
+)
 from agent.substitute.wallets import bitcoin_stand_in, ethereum_stand_in
 
 ID_HUE = 330

@@ -15,31 +15,39 @@ from pathlib import Path
 from agent.detect.id_table import ID_TYPES
 from agent.detect.spec import EntityType
 from agent.entities import Label
+from agent.substitute import label_standins
 
 
-def _row(label: Label, name: str, noun: tuple[str, str], hue: int, risk: float, family: str, *, propagate: bool = True) -> EntityType:
-    return EntityType(key=label.value, label=label, name=name, noun=noun, hue=hue, risk=risk, family=family, propagate=propagate)
+def _row(label: Label, name: str, noun: tuple[str, str], hue: int, risk: float, family: str, generate, plausible=None,
+         *, propagate: bool = True) -> EntityType:
+    return EntityType(key=label.value, label=label, name=name, noun=noun, hue=hue, risk=risk, family=family,
+                      generate=generate, plausible=plausible, propagate=propagate)
 
 
+S = label_standins
+# label, display name, notification noun (one, many), hue, residual-risk weight, family,
+# stand-in generator, plausibility of a proposed stand-in, found again where it recurs.
 LABEL_TYPES: tuple[EntityType, ...] = (
-    _row(Label.PERSON, "Person names", ("person", "persons"), 210, 5, "names"),
-    _row(Label.ORG, "Organisations", ("organisation", "organisations"), 275, 2, "names"),
-    _row(Label.LOCATION, "Places", ("place", "places"), 140, 2, "names"),
-    _row(Label.ADDRESS, "Postal addresses", ("address", "addresses"), 160, 4, "contact"),
-    _row(Label.EMAIL, "E-mail addresses (also written [at] / dot)", ("email", "emails"), 25, 4, "contact"),
-    _row(Label.PHONE, "Phone numbers", ("phone number", "phone numbers"), 40, 4, "contact"),
-    _row(Label.DATE, "Dates", ("date", "dates"), 190, 1, "dates", propagate=False),
-    _row(Label.ID, "IDs and reference numbers", ("ID", "IDs"), 330, 3, "national_id"),
-    _row(Label.URL, "URLs and host names", ("URL", "URLs"), 55, 2, "network"),
-    _row(Label.IP, "IP addresses", ("IP address", "IP addresses"), 5, 3, "network"),
-    _row(Label.MAC, "MAC addresses", ("MAC address", "MAC addresses"), 15, 3, "network"),
-    _row(Label.CREDIT_CARD, "Card numbers", ("card number", "card numbers"), 350, 5, "card"),
-    _row(Label.IBAN, "IBANs", ("IBAN", "IBANs"), 345, 5, "bank"),
-    _row(Label.SSN, "Social security numbers", ("SSN", "SSNs"), 0, 5, "national_id"),
-    _row(Label.USERNAME, "Usernames", ("username", "usernames"), 300, 3, "contact"),
-    _row(Label.SECRET, "Secrets (API keys, passwords, credentials in config)", ("secret", "secrets"), 355, 5, "secret"),
-    _row(Label.NORP, "Nationalities and groups", ("group", "groups"), 95, 0.5, "names", propagate=False),
-    _row(Label.MISC, "Other names", ("other item", "other items"), 230, 1, "names"),
+    _row(Label.PERSON, "Person names", ("person", "persons"), 210, 5, "names", S.person, S.plausible_person),
+    _row(Label.ORG, "Organisations", ("organisation", "organisations"), 275, 2, "names", S.org),
+    _row(Label.LOCATION, "Places", ("place", "places"), 140, 2, "names", S.place),
+    _row(Label.ADDRESS, "Postal addresses", ("address", "addresses"), 160, 4, "contact", S.address),
+    _row(Label.EMAIL, "E-mail addresses (also written [at] / dot)", ("email", "emails"), 25, 4, "contact", S.email,
+         S.plausible_email),
+    _row(Label.PHONE, "Phone numbers", ("phone number", "phone numbers"), 40, 4, "contact", S.phone, S.plausible_phone),
+    _row(Label.DATE, "Dates", ("date", "dates"), 190, 1, "dates", S.date, S.plausible_date, propagate=False),
+    _row(Label.ID, "IDs and reference numbers", ("ID", "IDs"), 330, 3, "national_id", S.same_shape_of, S.plausible_length),
+    _row(Label.URL, "URLs and host names", ("URL", "URLs"), 55, 2, "network", S.url),
+    _row(Label.IP, "IP addresses", ("IP address", "IP addresses"), 5, 3, "network", S.ip),
+    _row(Label.MAC, "MAC addresses", ("MAC address", "MAC addresses"), 15, 3, "network", S.mac),
+    _row(Label.CREDIT_CARD, "Card numbers", ("card number", "card numbers"), 350, 5, "card", S.card, S.plausible_card),
+    _row(Label.IBAN, "IBANs", ("IBAN", "IBANs"), 345, 5, "bank", S.iban, S.plausible_iban),
+    _row(Label.SSN, "Social security numbers", ("SSN", "SSNs"), 0, 5, "national_id", S.ssn, S.plausible_length),
+    _row(Label.USERNAME, "Usernames", ("username", "usernames"), 300, 3, "contact", S.username, S.plausible_length),
+    _row(Label.SECRET, "Secrets (API keys, passwords, credentials in config)", ("secret", "secrets"), 355, 5, "secret",
+         S.secret),
+    _row(Label.NORP, "Nationalities and groups", ("group", "groups"), 95, 0.5, "names", S.group, propagate=False),
+    _row(Label.MISC, "Other names", ("other item", "other items"), 230, 1, "names", S.other),
 )
 TYPES: tuple[EntityType, ...] = LABEL_TYPES + ID_TYPES
 _BY_LABEL = {row.label: row for row in LABEL_TYPES}
@@ -47,6 +55,18 @@ _BY_LABEL = {row.label: row for row in LABEL_TYPES}
 
 def label_row(label: Label) -> EntityType:
     return _BY_LABEL[label]
+
+
+def row_of(span) -> EntityType:
+    """The table row a span was found as: its identifier row, else its label's."""
+    from agent.detect.id_table import table_type_of
+
+    return table_type_of(span) or _BY_LABEL[span.label]
+
+
+def label_names() -> dict[str, str]:
+    """Display name per label (settings, menus)."""
+    return {row.key: row.name for row in LABEL_TYPES}
 
 
 def hues() -> dict[str, int]:
@@ -60,6 +80,12 @@ def nouns() -> dict[str, tuple[str, str]]:
 
 def risk_weights() -> dict[Label, float]:
     return {row.label: row.risk for row in LABEL_TYPES}
+
+
+def risk_of(span) -> float:
+    """Residual-risk weight of a span sent as is: its identifier row's own weight (a
+    national ID 5, a VAT number 3), else its label's."""
+    return row_of(span).risk
 
 
 def propagating_labels() -> frozenset[Label]:

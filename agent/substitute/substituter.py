@@ -10,56 +10,34 @@ from __future__ import annotations
 import logging
 import re
 
-from agent.detect.id_table import table_type_of
 from agent.detect.spec import StandInRequest
-from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
+from agent.detect.table import label_row, row_of
+from agent.detect.validators import digits_of
 from agent.engine.local_tasks import SurrogateProposer
 from agent.entities import Action, Label, Span
 from agent.knowledge.person_words import parse_name
 from agent.knowledge.places import STREET_TYPE_PATTERN, place_kind, places
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute import formats
-from agent.substitute.dates import shift_date
 from agent.substitute.id_standins import stand_in_for
-from agent.substitute.orgs_places import fake_org, fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial
 from agent.substitute.rng import digits_into, match_case, rng_for, same_shape
 
 log = logging.getLogger(__name__)
-
-_NORP_POOL = (
-    "Canadian", "Brazilian", "Norwegian", "Kenyan", "Portuguese", "Chilean", "Vietnamese", "Dutch",
-    "Polish", "Irish", "Moroccan", "Filipino", "Austrian", "Peruvian", "Thai", "Ghanaian",
-)
-
 
 def label_text(label: Label, number: int) -> str:
     return f"[{label.value}_{number}]"
 
 
 def plausible_stand_in(label: Label, real: str, candidate: str) -> bool:
-    """Is candidate an acceptable stand-in for real (used on local-model proposals)?"""
+    """Is candidate an acceptable stand-in for real (used on local-model proposals)? The
+    checks every type shares, then the label row's own (agent/detect/table.py)."""
     if not candidate or fold(candidate) == fold(real) or len(candidate) > max(80, 3 * len(real)):
         return False
     if "\n" in candidate and "\n" not in real:
         return False
-    if label is Label.EMAIL:
-        return re.fullmatch(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}", candidate) is not None
-    if label is Label.PHONE:
-        return abs(len(digits_of(candidate)) - len(digits_of(real))) <= 2 and len(digits_of(candidate)) >= 7
-    if label is Label.CREDIT_CARD:
-        return luhn_valid(candidate) and card_brand(candidate) == card_brand(real)
-    if label is Label.IBAN:
-        return iban_valid(candidate) and candidate.replace(" ", "")[:2] == real.replace(" ", "")[:2]
-    if label is Label.PERSON:
-        return len(candidate.split()) == len(real.split()) and all(
-            re.fullmatch(r"[^\W\d_][\w'’.\-]*", t) for t in candidate.split()
-        )
-    if label is Label.DATE:
-        return bool(re.search(r"\d", candidate)) == bool(re.search(r"\d", real))
-    if label in (Label.ID, Label.USERNAME, Label.SSN):
-        return abs(len(candidate) - len(real)) <= 2
-    return True
+    check = label_row(label).plausible
+    return check is None or check(real, candidate)
 
 
 class Substituter:
@@ -154,51 +132,27 @@ class Substituter:
         return None
 
     def _generate(self, span: Span, text: str, conversation: Conversation, rng, is_free) -> str | None:
-        real = span.text
-        label = span.label
-        kind = table_type_of(span)
-        if kind is not None:
-            # A row of the type table: a valid value of the same type, no real digit run kept.
-            request = StandInRequest(real=real, rng=rng, text=text, start=span.start, conversation=conversation,
-                                     is_free=is_free, helpers=self)
-            return stand_in_for(kind, request)
-        if label is Label.PERSON:
-            return self.persons.make(real, text[: span.start], conversation, rng, is_free)
-        if label is Label.EMAIL:
-            return formats.fake_any_email(rng, real, self._people(conversation), self._domain_map(conversation))
-        if label is Label.PHONE:
-            return formats.fake_phone(rng, real)
-        if label is Label.CREDIT_CARD:
-            return formats.fake_card(rng, real)
-        if label is Label.IBAN:
-            return formats.fake_iban(rng, real)
-        if label is Label.SSN:
-            return formats.fake_ssn(rng, real)
-        if label is Label.IP:
-            return formats.fake_ip(rng, real)
-        if label is Label.MAC:
-            return formats.fake_mac(rng, real)
-        if label is Label.URL:
-            return formats.fake_url(rng, real, self._domain_map(conversation))
-        if label is Label.SECRET:
-            return formats.fake_secret(rng, real)
-        if label is Label.DATE:
-            return shift_date(real, conversation.date_shift_days)
-        if label is Label.ORG:
-            return fake_org(rng, real, conversation, is_free)
-        if label is Label.LOCATION:
-            return fake_place(rng, real, is_free)
-        if label is Label.ADDRESS:
-            return self._address(rng, real, is_free)
-        if label is Label.NORP:
-            return match_case(real, rng.choice(_NORP_POOL))
-        if label is Label.USERNAME:
-            return self._username(rng, real, conversation)
-        # ID, MISC and anything else: same length and character classes.
-        if label is Label.MISC and real.replace(" ", "").isalpha():
-            words = [w for w in self.persons.names.last_names("en_US") if w.isalpha()]
-            return " ".join(match_case(t, rng.choice(words)) for t in real.split())
-        return same_shape(rng, real)
+        """The stand-in maker of the span's row of the type table: an identifier row's
+        (a valid value of the same type, no real digit run kept), else its label's."""
+        request = StandInRequest(real=span.text, rng=rng, text=text, start=span.start, conversation=conversation,
+                                 is_free=is_free, helpers=self)
+        row = row_of(span)
+        if row.generate is None:
+            return stand_in_for(row, request)
+        return row.generate(request)
+
+    # -- helpers the label rows' generators use (agent/substitute/label_standins.py) ----------
+    def address(self, rng, real: str, is_free) -> str:
+        return self._address(rng, real, is_free)
+
+    def username(self, rng, real: str, conversation: Conversation) -> str:
+        return self._username(rng, real, conversation)
+
+    def people(self, conversation: Conversation) -> list[tuple[str, str, str, str]]:
+        return self._people(conversation)
+
+    def domain_map(self, conversation: Conversation) -> dict[str, str]:
+        return self._domain_map(conversation)
 
     def _address(self, rng, real: str, is_free) -> str:
         """Numbers change, street names change, the town becomes another real town; the

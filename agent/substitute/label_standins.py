@@ -1,0 +1,129 @@
+"""Stand-in generators and plausibility checks of the label rows of the type table
+(agent/detect/table.py): what the substituter's two `if` chains on the label used to say,
+one function per label. A generator gets a StandInRequest (the substituter itself is
+`request.helpers`, for the person pools and the conversation's e-mail domains)."""
+
+from __future__ import annotations
+
+import re
+
+from agent.detect.spec import StandInRequest
+from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
+from agent.substitute import formats
+from agent.substitute.dates import shift_date
+from agent.substitute.orgs_places import fake_org, fake_place
+from agent.substitute.rng import match_case, same_shape
+
+NORP_POOL = (
+    "Canadian", "Brazilian", "Norwegian", "Kenyan", "Portuguese", "Chilean", "Vietnamese", "Dutch",
+    "Polish", "Irish", "Moroccan", "Filipino", "Austrian", "Peruvian", "Thai", "Ghanaian",
+)
+
+
+# -- generators ---------------------------------------------------------------------------
+def person(r: StandInRequest) -> str | None:
+    return r.helpers.persons.make(r.real, r.text[: r.start], r.conversation, r.rng, r.is_free)
+
+
+def email(r: StandInRequest) -> str | None:
+    return formats.fake_any_email(r.rng, r.real, r.helpers.people(r.conversation), r.helpers.domain_map(r.conversation))
+
+
+def phone(r: StandInRequest) -> str | None:
+    return formats.fake_phone(r.rng, r.real)
+
+
+def card(r: StandInRequest) -> str | None:
+    return formats.fake_card(r.rng, r.real)
+
+
+def iban(r: StandInRequest) -> str | None:
+    return formats.fake_iban(r.rng, r.real)
+
+
+def ssn(r: StandInRequest) -> str | None:
+    return formats.fake_ssn(r.rng, r.real)
+
+
+def ip(r: StandInRequest) -> str | None:
+    return formats.fake_ip(r.rng, r.real)
+
+
+def mac(r: StandInRequest) -> str | None:
+    return formats.fake_mac(r.rng, r.real)
+
+
+def url(r: StandInRequest) -> str | None:
+    return formats.fake_url(r.rng, r.real, r.helpers.domain_map(r.conversation))
+
+
+def secret(r: StandInRequest) -> str | None:
+    return formats.fake_secret(r.rng, r.real)
+
+
+def date(r: StandInRequest) -> str | None:
+    return shift_date(r.real, r.conversation.date_shift_days)
+
+
+def org(r: StandInRequest) -> str | None:
+    return fake_org(r.rng, r.real, r.conversation, r.is_free)
+
+
+def place(r: StandInRequest) -> str | None:
+    return fake_place(r.rng, r.real, r.is_free)
+
+
+def address(r: StandInRequest) -> str | None:
+    return r.helpers.address(r.rng, r.real, r.is_free)
+
+
+def group(r: StandInRequest) -> str | None:
+    return match_case(r.real, r.rng.choice(NORP_POOL))
+
+
+def username(r: StandInRequest) -> str | None:
+    return r.helpers.username(r.rng, r.real, r.conversation)
+
+
+def other(r: StandInRequest) -> str | None:
+    """A name-like value gets surnames word for word; anything else the same length and
+    character classes (IDs found by a hotword, MISC codes)."""
+    if r.real.replace(" ", "").isalpha():
+        words = [w for w in r.helpers.persons.names.last_names("en_US") if w.isalpha()]
+        return " ".join(match_case(t, r.rng.choice(words)) for t in r.real.split())
+    return same_shape(r.rng, r.real)
+
+
+def same_shape_of(r: StandInRequest) -> str | None:
+    return same_shape(r.rng, r.real)
+
+
+# -- plausibility of a proposed stand-in (a local model's) ---------------------------------
+def plausible_email(real: str, candidate: str) -> bool:
+    return re.fullmatch(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}", candidate) is not None
+
+
+def plausible_phone(real: str, candidate: str) -> bool:
+    return abs(len(digits_of(candidate)) - len(digits_of(real))) <= 2 and len(digits_of(candidate)) >= 7
+
+
+def plausible_card(real: str, candidate: str) -> bool:
+    return luhn_valid(candidate) and card_brand(candidate) == card_brand(real)
+
+
+def plausible_iban(real: str, candidate: str) -> bool:
+    return iban_valid(candidate) and candidate.replace(" ", "")[:2] == real.replace(" ", "")[:2]
+
+
+def plausible_person(real: str, candidate: str) -> bool:
+    return len(candidate.split()) == len(real.split()) and all(
+        re.fullmatch(r"[^\W\d_][\w'’.\-]*", t) for t in candidate.split()
+    )
+
+
+def plausible_date(real: str, candidate: str) -> bool:
+    return bool(re.search(r"\d", candidate)) == bool(re.search(r"\d", real))
+
+
+def plausible_length(real: str, candidate: str) -> bool:
+    return abs(len(candidate) - len(real)) <= 2
