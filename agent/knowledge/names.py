@@ -28,6 +28,12 @@ _SURNAME_FALLBACK = {
     "lt_LT": "lv_LV",
 }
 DEFAULT_LOCALE = "en_US"
+# Faker lists some names also in Latin letters (Japanese romaji, Chinese pinyin): pools of
+# their own ("ja_JP-Latn"), so that "Yuki Tanaka" written in English gets a Japanese
+# stand-in. Substitution only: detection reads the native lists as before.
+_ROMANIZED = ("ja_JP", "zh_CN", "zh_TW")
+# Where the family name comes first (Tanaka Hiroshi, Nagy István, Nguyễn Văn An).
+FAMILY_FIRST_LANGUAGES = frozenset({"ja", "zh", "ko", "hu", "vi"})
 # Where a language's names come from first: ties between locales that share a name list
 # go to these (Giulia Rossi is Italian before she is Swiss or Belgian).
 _HOME_LOCALES = frozenset(
@@ -143,6 +149,16 @@ class NameLexicon:
                 self.pools[locale] = pool
                 sample = (pool["last"] or pool["any"] or pool["male"])[:20]
                 self.scripts[locale] = script_of("".join(sample))
+            if locale in _ROMANIZED:
+                latin = {
+                    "male": tuple(dict.fromkeys(_names(provider, "first_romanized_names_male"))),
+                    "female": tuple(dict.fromkeys(_names(provider, "first_romanized_names_female"))),
+                    "any": tuple(dict.fromkeys(_names(provider, "first_romanized_names"))),
+                    "last": tuple(dict.fromkeys(_names(provider, "last_romanized_names"))),
+                }
+                if latin["last"] and (latin["any"] or latin["male"]):
+                    self.pools[f"{locale}-Latn"] = latin
+                    self.scripts[f"{locale}-Latn"] = "LATIN"
         self.locales = tuple(locales)
         self._info: dict[str, NameInfo] = {}
         for token in set(male) | set(female) | set(first) | set(last):
@@ -150,6 +166,7 @@ class NameLexicon:
                 male.get(token, 0), female.get(token, 0), first.get(token, 0), last.get(token, 0), self.locales
             )
         self._empty = NameInfo(0, 0, 0, 0, self.locales)
+        self._pool_index = _pool_index(self.pools)
 
     def info(self, token: str) -> NameInfo:
         return self._info.get(token.casefold().strip(".'’"), self._empty)
@@ -163,21 +180,27 @@ class NameLexicon:
     def profile(self, tokens: list[str], *, first_index: int | None = 0) -> NameProfile:
         """Most likely origin (locale) and gender of a name given its tokens.
 
-        Origin: the locale that explains the tokens best, where a token listed by few
-        locales says more than one listed everywhere. Gender from the first name.
+        Origin: the locale of the stand-in pools that explains the tokens best, where a
+        token listed by few locales says more than one listed everywhere. Tokens
+        are matched without their accents ("Nguyen" is "Nguyễn"). Gender from the first
+        name (either half of "Mary-Kate").
         """
         script = script_of(" ".join(tokens))
         scores: dict[str, float] = {}
         for token in tokens:
-            info = self.info(token)
-            locales = (info.first_in | info.last_in) - _DETECTION_ONLY
-            locales = {loc for loc in locales if self.scripts.get(loc) == script}
+            locales = {loc for loc in self.pool_locales(token) if self.scripts.get(loc) == script}
             for loc in locales:
                 scores[loc] = scores.get(loc, 0.0) + 1.0 / len(locales)
         if scores:
-            # Ties go to the default locale, then alphabetically, so results are stable.
+            by_language: dict[str, float] = {}
+            for loc, score in scores.items():
+                by_language[loc[:2]] = by_language.get(loc[:2], 0.0) + score
+            # Ties go to the default locale, a home locale, the language most of the
+            # tied locales agree on, then alphabetically, so results are stable.
             locale = max(
-                sorted(scores), key=lambda loc: (round(scores[loc], 6), loc == DEFAULT_LOCALE, loc in _HOME_LOCALES)
+                sorted(scores),
+                key=lambda loc: (round(scores[loc], 6), loc == DEFAULT_LOCALE, loc in _HOME_LOCALES,
+                                 round(by_language[loc[:2]], 6)),
             )
         else:
             locale = next(
@@ -188,19 +211,51 @@ class NameLexicon:
                 locale = DEFAULT_LOCALE
         gender = "any"
         if first_index is not None and tokens:
-            info = self.info(tokens[first_index])
-            male_here, female_here = locale in info.male_in, locale in info.female_in
-            if male_here != female_here:
-                gender = "male" if male_here else "female"
-            elif len(info.male_in) != len(info.female_in):
-                gender = "male" if len(info.male_in) > len(info.female_in) else "female"
+            gender = self.gender_of(tokens[first_index], locale)
         return NameProfile(locale, gender)
+
+    def gender_of(self, first_name: str, locale: str) -> str:
+        """"male", "female" or "any" for a first name: as the locale's pools list it, else
+        as most locales do."""
+        for part in [first_name, *first_name.split("-")]:
+            in_pool = self._pool_index[1].get(_fold_name(part), {}).get(locale, 0)
+            male_here, female_here = bool(in_pool & _MALE), bool(in_pool & _FEMALE)
+            if male_here != female_here:
+                return "male" if male_here else "female"
+            info = self.info(part)
+            if len(info.male_in) != len(info.female_in):
+                return "male" if len(info.male_in) > len(info.female_in) else "female"
+        return "any"
+
+    def pool_locales(self, token: str, role: str | None = None) -> frozenset[str]:
+        """The stand-in pools that list this token (accents aside), as a first name
+        (role "first"), a surname ("last") or either (None)."""
+        bits = _FIRST if role == "first" else _LAST if role == "last" else _FIRST | _LAST
+        for index, key in ((self._pool_index[0], _casefold_name(token)), (self._pool_index[1], _fold_name(token))):
+            found = frozenset(loc for loc, mask in index.get(key, {}).items() if mask & bits)
+            if found:  # as written first ("Lopez" is not every list's "López")
+                return found
+        return frozenset()
+
+    def family_first(self, tokens: list[str], locale: str) -> bool:
+        """Is this name written family name first ("Tanaka Hiroshi", "Nagy István")? Only
+        in languages that do so, when the first token is a surname there and the last one
+        a given name, and not the other way round."""
+        if locale[:2] not in FAMILY_FIRST_LANGUAGES or len(tokens) < 2:
+            return False
+        def listed(token: str, bit: int) -> bool:  # accents aside: "Nguyen" is "Nguyễn"
+            return bool(self._pool_index[1].get(_fold_name(token), {}).get(locale, 0) & bit)
+
+        first, last = tokens[0], tokens[-1]
+        return listed(first, _LAST) and not listed(first, _FIRST) and listed(last, _FIRST)
 
     def first_names(self, locale: str, gender: str) -> tuple[str, ...]:
         pool = self.pools.get(locale) or self.pools[DEFAULT_LOCALE]
         if gender in ("male", "female") and pool[gender]:
             return pool[gender]
-        return pool["any"] or pool["male"] + pool["female"]
+        gendered = pool["male"] + pool["female"]
+        # Some locales' gender-neutral list is a stub (Vietnamese: "John", "Jane").
+        return gendered if len(gendered) > 2 * len(pool["any"]) else pool["any"] or gendered
 
     def last_names(self, locale: str) -> tuple[str, ...]:
         pool = self.pools.get(locale)
@@ -208,6 +263,35 @@ class NameLexicon:
             return pool["last"]
         sibling = _SURNAME_FALLBACK.get(locale, DEFAULT_LOCALE)
         return self.pools.get(sibling, self.pools[DEFAULT_LOCALE])["last"]
+
+
+_FIRST, _LAST, _MALE, _FEMALE = 1, 2, 4, 8
+
+
+def _casefold_name(token: str) -> str:
+    return token.casefold().strip(".'’")
+
+
+def _fold_name(token: str) -> str:
+    """Case- and accent-insensitive key of a name token ("Nguyễn" -> "nguyen")."""
+    decomposed = unicodedata.normalize("NFKD", _casefold_name(token))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("đ", "d")
+
+
+def _pool_index(pools: dict[str, dict[str, tuple[str, ...]]]) -> tuple[dict[str, dict[str, int]], ...]:
+    """Token as written (casefolded) and without accents -> {pool locale: role bits},
+    for the origin and gender of stand-ins."""
+    exact: dict[str, dict[str, int]] = {}
+    folded: dict[str, dict[str, int]] = {}
+    for locale, pool in pools.items():
+        for key, bits in (("any", _FIRST), ("male", _FIRST | _MALE), ("female", _FIRST | _FEMALE), ("last", _LAST)):
+            for name in pool[key]:
+                for token in name.split():
+                    if len(token) > 1:
+                        for index, fold in ((exact, _casefold_name), (folded, _fold_name)):
+                            entry = index.setdefault(fold(token), {})
+                            entry[locale] = entry.get(locale, 0) | bits
+    return exact, folded
 
 
 _lock = threading.Lock()

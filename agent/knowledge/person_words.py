@@ -31,6 +31,14 @@ FEMALE_TITLES = frozenset(
 # After a name ("Martin Luther King Jr.", "Jane Doe, PhD"), casefolded.
 NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "md", "esq", "esq."})
 
+# Words inside a surname that say which family it is only with the word after them
+# ("van der Berg", "de la Fontaine", "bin Said", "Al-Sayed"), casefolded. A stand-in keeps
+# them as written and changes the word they introduce.
+NAME_PARTICLES = frozenset({
+    "van", "von", "der", "den", "de", "del", "della", "degli", "di", "da", "das", "dos", "do", "du", "la", "le",
+    "ter", "ten", "zu", "y", "bin", "ibn", "binti", "bint", "al", "el", "abu", "ben", "st", "st.", "'t",
+})
+
 # Who a private person is to the writer: "my landlord Tom", "her dentist, Dr Reyes". A
 # name after "my/our/his/her <relation>" is a person, and one the writer knows privately.
 RELATIONS = (

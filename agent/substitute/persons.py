@@ -1,19 +1,35 @@
 """Person stand-ins: same apparent gender and cultural origin, same structure (first
-name alone, first + last, title + surname), and consistent with the rest of the
-conversation (relatives keep a shared surname; unrelated people never share one)."""
+name alone, first + last, title + surname, family name first where the language writes
+it so), the same shape of each part ("O'Connell" -> "O'Brien", "McLeod" -> "McKenna",
+"van der Berg" -> "van der Molen", "Obi-Lindqvist" -> two surnames, accents kept or not
+as written), and consistent with the rest of the conversation (relatives keep a shared
+surname; unrelated people never share one; "Mr. Henderson" and a later "John Henderson"
+keep one surname)."""
 
 from __future__ import annotations
 
 import random
 import re
+import unicodedata
+from dataclasses import dataclass
 
 from agent.entities import Label
-from agent.knowledge.names import lexicon
-from agent.knowledge.person_words import FEMALE_TITLES, MALE_TITLES, TITLE_PATTERN, parse_name
-from agent.session.conversation import Conversation, fold
+from agent.knowledge.names import NameLexicon, lexicon, script_of
+from agent.knowledge.person_words import FEMALE_TITLES, MALE_TITLES, NAME_PARTICLES, TITLE_PATTERN, parse_name
+from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute.rng import match_case
 
 _TITLE_BEFORE = re.compile(rf"\b({TITLE_PATTERN})\.?\s+$")
+_APOSTROPHES = "'’"
+
+
+@dataclass(frozen=True, slots=True)
+class MappedPart:
+    """One name part of a person already in the map, and its stand-in part."""
+
+    real: str
+    role: str  # "first", "middle", "last"
+    stand_in: str
 
 
 class PersonSurrogates:
@@ -24,7 +40,9 @@ class PersonSurrogates:
              is_free) -> str | None:
         """A stand-in for the person `value`; `is_free(candidate)` says whether a
         candidate may be used (not a real value, not another stand-in, not in the text)."""
-        title_match = _TITLE_BEFORE.search(text_before[-20:])
+        window = text_before[-20:]
+        # "MR. HENDERSON" is shouted, "my sister Anna" is no title.
+        title_match = _TITLE_BEFORE.search(window.title() if window.isupper() else window)
         title_before = title_match.group(1).casefold() if title_match else None
         parsed = parse_name(value, title_before, self.names)
         if not parsed.parts:
@@ -35,35 +53,113 @@ class PersonSurrogates:
                 gender_hint = "male"
             elif title in FEMALE_TITLES:
                 gender_hint = "female"
-        first_index = parsed.roles.index("first") if "first" in parsed.roles else None
-        profile = self.names.profile(parsed.parts, first_index=first_index)
-        gender = gender_hint or profile.gender
+        roles, locale, gender = self.read_name(parsed.parts, parsed.roles)
+        gender = gender_hint or gender
         known_first, known_last, used_first, used_last = self._conversation_names(conversation)
+        # A name of one word gets a stand-in the lists know only in that role, so that a
+        # later message can tell a surname ("Mr. Booth") from a first name ("Emma").
+        single = sum(r in ("first", "middle", "last") for r in roles) == 1
         new_parts: list[str] = []
-        for part, role in zip(parsed.parts, parsed.roles):
+        for part, role in zip(parsed.parts, roles):
             key = fold(part)
-            if role == "initial":
+            if role in ("initial", "particle"):
                 # An initial says little on its own, and a changed one could equal another
-                # person's real initial in the text: it stays as written.
+                # person's real initial in the text: it stays as written, as do particles.
                 new_parts.append(part)
                 continue
             if role == "last":
                 if key in known_last:  # a relative: same stand-in surname
                     new_parts.append(match_case(part, known_last[key]))
                     continue
-                pool = self.names.last_names(profile.locale)
                 taken = used_last
             else:
                 if key in known_first:
                     new_parts.append(match_case(part, known_first[key]))
                     continue
-                pool = self.names.first_names(profile.locale, gender)
                 taken = used_first
-            candidate = self._pick(pool, part, taken, rng, is_free)
+            candidate = self._part(part, role, locale, gender, taken, rng, is_free, single)
             if candidate is None:
                 return None
-            new_parts.append(match_case(part, candidate))
+            new_parts.append(candidate)
         return " ".join(parsed.titles + new_parts + parsed.suffixes)
+
+    def read_name(self, parts: list[str], roles: list[str]) -> tuple[list[str], str, str]:
+        """Roles of the parts (particles marked, the order of family-first languages
+        read), the origin (pool locale) and the gender of a name."""
+        roles = list(roles)
+        for i, part in enumerate(parts):
+            # "van der Berg", "de la Fontaine": particles sit before the surname.
+            if part.casefold() in NAME_PARTICLES and i < len(parts) - 1 and (part.islower() or 0 < i):
+                roles[i] = "particle"
+        core = [(i, p) for i, p in enumerate(parts) if roles[i] not in ("particle", "initial")]
+        tokens = [p for _, p in core]
+        # Particles tell the origin too ("van der" is Dutch, "dos" Portuguese).
+        locale = self.names.profile([p for i, p in enumerate(parts) if roles[i] != "initial"], first_index=None).locale
+        if len(core) >= 2 and roles[core[0][0]] == "first" and self.names.family_first(tokens, locale):
+            # "Tanaka Hiroshi": the family name first, the given name last.
+            roles[core[0][0]], roles[core[-1][0]] = "last", "first"
+        firsts = [p for i, p in core if roles[i] == "first"]
+        gender = self.names.gender_of(firsts[0], locale) if firsts else "any"
+        return roles, locale, gender
+
+    def _part(self, part: str, role: str, locale: str, gender: str, taken: set[str], rng: random.Random,
+              is_free, single: bool) -> str | None:
+        """A stand-in for one part; a double-barrelled part gets one for each half."""
+        pieces = part.split("-")
+        if len(pieces) > 1 and all(pieces):
+            out = []
+            article = pieces[0].casefold() in NAME_PARTICLES
+            if article and not any(c.casefold().startswith(pieces[0].casefold() + "-") for c in self._pool(role, locale, gender)):
+                # "Al-Sayed" where the pool has no "Al-" names: one surname of the pool.
+                return self._part(part.replace("-", ""), role, locale, gender, taken, rng, is_free, single)
+            for piece in pieces:
+                if piece.casefold() in NAME_PARTICLES:  # "Al-Sayed": the article stays
+                    out.append(piece)
+                    continue
+                picked = self._part(piece, role, locale, gender, taken | {fold(o) for o in out}, rng, is_free, False)
+                if picked is None:
+                    return None
+                out.append(picked)
+            return "-".join(out)
+        pool = self._shaped_pool(part, role, locale, gender)
+        if single:
+            other = self.names.is_first_name if role == "last" else self.names.is_last_name
+            pool = [c for c in pool if not other(c)] or pool
+        candidate = self._pick(pool, part, taken, rng, is_free)
+        return None if candidate is None else _restyle(part, candidate)
+
+    def _pool(self, role: str, locale: str, gender: str) -> tuple[str, ...]:
+        if role == "last":
+            return self.names.last_names(locale)
+        return self.names.first_names(locale, gender)
+
+    def _shaped_pool(self, part: str, role: str, locale: str, gender: str) -> list[str]:
+        """Names of the pool that have the part's shape: the same prefix (O', Mc, Mac), one
+        word, accents as written. Where the locale has no name of that prefix, the other
+        locales of its language lend one, then any locale of its script."""
+        prefix = _prefix(part)
+        pools = [self._pool(role, locale, gender)]
+        if prefix:
+            script = script_of(part)
+            same_language = [loc for loc in sorted(self.names.pools) if loc[:2] == locale[:2] and loc != locale]
+            others = [loc for loc in sorted(self.names.pools)
+                      if loc not in same_language and loc != locale and self.names.scripts.get(loc) == script]
+            pools += [self._pool(role, loc, gender) for loc in same_language + others]
+        chosen: list[str] = []
+        for pool in pools:
+            chosen = [c for c in pool if " " not in c and "-" not in c and _prefix(c) == prefix]
+            if chosen:
+                break
+        if not chosen:  # no name of that shape anywhere: the pool as it is
+            chosen = [c for c in pools[0] if " " not in c] or list(pools[0])
+        if script_of(part) == "LATIN":
+            if part.isascii():
+                plain = [c for c in chosen if c.isascii()]
+                chosen = plain if len(plain) >= 5 else [f for f in (_ascii(c) for c in chosen) if f.isascii()]
+            else:
+                marked = [c for c in chosen if not c.isascii()]
+                chosen = marked if len(marked) >= 5 else chosen
+        return chosen
 
     def _pick(self, pool, real_part: str, taken: set[str], rng: random.Random, is_free) -> str | None:
         if not pool:
@@ -79,6 +175,35 @@ class PersonSurrogates:
             return candidate
         return None
 
+    def mapped_parts(self, entry: MapEntry) -> list[MappedPart]:
+        """The name parts of a person entry of the map with their stand-in parts (titles,
+        particles and initials left out); [] when they cannot be paired."""
+        if entry.label is not Label.PERSON or entry.real == entry.stand_in:
+            return []
+        real = parse_name(entry.real, None, self.names)
+        fake = entry.stand_in.split()
+        fake = fake[len(real.titles) : len(fake) - len(real.suffixes) or None]
+        if len(fake) != len(real.parts) or not real.parts:
+            return []
+        roles, _, _ = self.read_name(real.parts, real.roles)
+        if len(real.parts) == 1 and roles[0] in ("first", "last"):
+            # One word: a title may have said which part it was; the stand-in was picked
+            # to tell it (a surname no list has as a first name, or the other way round).
+            roles = [self._role_of_stand_in(fake[0]) or roles[0]]
+        return [
+            MappedPart(part, role, stand_in)
+            for part, role, stand_in in zip(real.parts, roles, fake)
+            if role in ("first", "middle", "last")
+        ]
+
+    def _role_of_stand_in(self, token: str) -> str | None:
+        first, last = self.names.is_first_name(token), self.names.is_last_name(token)
+        if last and not first:
+            return "last"
+        if first and not last:
+            return "first"
+        return None
+
     def _conversation_names(self, conversation: Conversation):
         """Token-level maps from the conversation's person entries: real first/last name
         -> stand-in part, and the stand-in parts already in use."""
@@ -87,21 +212,47 @@ class PersonSurrogates:
         used_first: set[str] = set()
         used_last: set[str] = set()
         for entry in conversation.entries:
-            if entry.label is not Label.PERSON or entry.real == entry.stand_in:
-                continue
-            real = parse_name(entry.real, None, self.names)
-            fake = entry.stand_in.split()
-            fake = fake[len(real.titles) : len(fake) - len(real.suffixes) or None]
-            if len(fake) != len(real.parts):
-                continue
-            for part, role, stand_in in zip(real.parts, real.roles, fake):
-                if role == "last":
-                    known_last.setdefault(fold(part), stand_in)
-                    used_last.add(fold(stand_in))
-                elif role in ("first", "middle"):
-                    known_first.setdefault(fold(part), stand_in)
-                    used_first.add(fold(stand_in))
+            for mapped in self.mapped_parts(entry):
+                if mapped.role == "last":
+                    known_last.setdefault(fold(mapped.real), mapped.stand_in)
+                    used_last.add(fold(mapped.stand_in))
+                else:
+                    known_first.setdefault(fold(mapped.real), mapped.stand_in)
+                    used_first.add(fold(mapped.stand_in))
         return known_first, known_last, used_first, used_last
+
+
+def _prefix(name: str) -> str:
+    """The prefix that gives a surname its look: "o'" (O'Connell, O’Brien), "mc"
+    (McLeod, Mcdonald), "mac" (MacLeod, not Mack or Macias), else ""."""
+    if len(name) > 2 and name[0] in "Oo" and name[1] in _APOSTROPHES:
+        return "o'"
+    if len(name) > 2 and name[:2].casefold() == "mc":
+        return "mc"
+    if len(name) > 3 and name[:3].casefold() == "mac" and name[3].isupper():
+        return "mac"
+    return ""
+
+
+def _restyle(real: str, candidate: str) -> str:
+    """The candidate written like the real part: its case, its apostrophe, a capital
+    after Mc/Mac where the real one has one ("McDonald" -> "McKenna", "Mcdonald" -> "Mckenna")."""
+    prefix = _prefix(real)
+    if prefix == "o'":
+        candidate = candidate[0] + real[1] + candidate[2:]
+    elif prefix in ("mc", "mac") and not real.isupper():
+        cut = len(prefix)
+        rest = candidate[cut:]
+        rest = rest[:1].upper() + rest[1:] if real[cut].isupper() else rest[:1].lower() + rest[1:]
+        candidate = real[0] + candidate[1:cut] + rest
+    return match_case(real, candidate)
+
+
+def _ascii(name: str) -> str:
+    """The name without its accents ("Phạm" -> "Pham"), as a name is written on an
+    English keyboard; letters that do not decompose (ø, ł) stay, and the caller drops them."""
+    decomposed = unicodedata.normalize("NFKD", name.replace("đ", "d").replace("Đ", "D"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def derive_partial(mention: str, full_real: str, full_stand_in: str) -> str | None:
