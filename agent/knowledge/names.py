@@ -254,7 +254,7 @@ class NameLexicon:
         if gender in ("male", "female") and pool[gender]:
             return pool[gender]
         gendered = pool["male"] + pool["female"]
-        # Some locales' gender-neutral list is a stub (Vietnamese: "John", "Jane").
+        # Some locales' gender-neutral list is a stub (Vietnamese: two English names).
         return gendered if len(gendered) > 2 * len(pool["any"]) else pool["any"] or gendered
 
     def last_names(self, locale: str) -> tuple[str, ...]:

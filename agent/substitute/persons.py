@@ -57,7 +57,7 @@ class PersonSurrogates:
         gender = gender_hint or gender
         known_first, known_last, used_first, used_last = self._conversation_names(conversation)
         # A name of one word gets a stand-in the lists know only in that role, so that a
-        # later message can tell a surname ("Mr. Booth") from a first name ("Emma").
+        # later message can tell a surname ("Mr. Booth") from a first name ("Noor").
         single = sum(r in ("first", "middle", "last") for r in roles) == 1
         new_parts: list[str] = []
         for part, role in zip(parsed.parts, roles):
