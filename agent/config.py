@@ -22,7 +22,7 @@ import tomli_w
 
 from agent import paths
 from agent.entities import Label
-from agent.providers.choice import PROVIDER_KINDS
+from agent.providers.kinds import PROVIDER_KINDS
 
 POLICY_VALUES = ("auto", "replace", "label", "keep")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -39,14 +39,17 @@ from desktop.details_panel import DetailsPanel
 from desktop.provider_picker import ProviderPicker, destination_text
 from desktop.state import AppState, EnginePhase, VaultPhase
 
+if TYPE_CHECKING:
+    from desktop.app_host import AppHost
+
 log = logging.getLogger("veil.desktop")
 
 PREVIEW_DELAY_MS = 300
 
 
 class ChatWindow(QMainWindow):
-    def __init__(self, state: AppState, host: Any):
-        """`host` is the app (VeilApp): ensure_vault(then), open_settings()."""
+    def __init__(self, state: AppState, host: AppHost):
+        """`host` is the app (desktop/app.py VeilApp)."""
         super().__init__()
         self.state, self.host, self.background = state, host, state.background
         self.session = ChatSession()
@@ -475,6 +478,6 @@ class ChatWindow(QMainWindow):
     def cancel(self) -> None:
         self.sending_control.cancel()
 
-    def _set_sending(self, sending: bool) -> None:
+    def set_sending(self, sending: bool) -> None:
         self.pane.set_sending(sending)
         self.new_button.setEnabled(not sending)

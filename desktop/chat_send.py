@@ -3,26 +3,64 @@ streams in from a dedicated thread (coalesced for the UI by ChunkPipe), retries 
 failures are said in the provider layer's words, Stop cancels at once.
 
 `SendController` works on the window's parts (its ChatSession, transcript, composer and
-banners); the window only forwards Send, Retry and Stop to it.
+banners), named by the `SendingWindow` protocol below; the window only forwards Send,
+Retry and Stop to it.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from agent.providers.errors import describe_failure
-from desktop.chat_widgets import MessageView
 from desktop.tasks import ChunkPipe
 
 if TYPE_CHECKING:
-    from desktop.chat import ChatWindow
+    from PySide6.QtWidgets import QLabel, QPlainTextEdit
+
+    from agent.providers.errors import FailureMessage
+    from agent.session.chat_session import ChatSession
+    from agent.session.sender import SendStream
+    from desktop.app_host import AppHost
+    from desktop.chat_widgets import Banner, MessageView, Transcript
+    from desktop.state import AppState
+    from desktop.tasks import Background
 
 log = logging.getLogger("veil.desktop")
 
 
+class SendingWindow(Protocol):
+    """What sending uses of the chat window (desktop/chat.py ChatWindow)."""
+
+    state: AppState
+    host: AppHost
+    session: ChatSession
+    background: Background
+    composer: QPlainTextEdit
+    transcript: Transcript
+    error_banner: Banner
+    preview_status: QLabel
+
+    @property
+    def locked_view(self) -> bool: ...
+
+    @property
+    def reply(self) -> SendStream | None: ...
+
+    @property
+    def sending(self) -> bool: ...
+
+    def picked_provider(self) -> tuple[str, str]: ...
+
+    def set_sending(self, sending: bool) -> None: ...
+
+    def show_failure(self, failure: FailureMessage, retry_id: int | None = None) -> None: ...
+
+    def update_preview(self) -> None: ...
+
+
 class SendController:
-    def __init__(self, window: ChatWindow):
+    def __init__(self, window: SendingWindow):
         self.window = window
 
     def _sender_factory(self):
@@ -40,7 +78,7 @@ class SendController:
             w.host.ensure_vault(self.send)
             return
         plan = w.session.begin(text)
-        w._set_sending(True)
+        w.set_sending(True)
         w.error_banner.hide()
         make_sender, state = self._sender_factory(), w.state
         w.preview_status.setText("sending…")
@@ -53,7 +91,7 @@ class SendController:
 
         w = self.window
         w.session.ended()
-        w._set_sending(False)
+        w.set_sending(False)
         w.preview_status.setText("")
         if isinstance(exc, VaultLocked):
             w.state.note_vault_locked()
@@ -119,7 +157,7 @@ class SendController:
 
         w = self.window
         w.session.ended()
-        w._set_sending(False)
+        w.set_sending(False)
         w.preview_status.setText("")
         if w.locked_view:
             return  # the transcript was cleared by the lock; the vault has the message
@@ -147,7 +185,7 @@ class SendController:
         if w.sending or view is None:
             return
         w.session.begin()
-        w._set_sending(True)
+        w.set_sending(True)
         w.error_banner.hide()
         make_sender = self._sender_factory()
 

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from agent.entities import Action, Label
-from agent.providers.choice import provider_name
+from agent.providers.kinds import provider_name
 from agent.session.conversation import Message, MessageState
 from desktop import icons
 from desktop.markdown_view import MarkdownView

@@ -17,14 +17,14 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QSystemTrayIcon
 
 if TYPE_CHECKING:
-    from desktop.app import VeilApp
+    from desktop.app_host import AppHost
 
 Report = Callable[[bool, str, str], None]  # (done, title, text): the outcome for a waiting command
 SANITIZE, RESTORE = "sanitize", "restore"
 
 
 class ClipboardActions:
-    def __init__(self, app: VeilApp):
+    def __init__(self, app: AppHost):
         self.app = app
         self.busy = False
         self.undo_text: tuple[str, str] | None = None  # (copied text, its sanitized form)

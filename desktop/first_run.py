@@ -13,16 +13,17 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDialog, QSystemTrayIcon
 
 from agent.config import ConfigError
+from agent.providers.kinds import provider_name
 
 if TYPE_CHECKING:
-    from desktop.app import VeilApp
+    from desktop.app_host import AppHost
     from desktop.wizard import FirstRunWizard
 
 log = logging.getLogger("veil.desktop")
 
 
 class FirstRun:
-    def __init__(self, app: VeilApp):
+    def __init__(self, app: AppHost):
         self.app = app
         self.wizard: FirstRunWizard | None = None  # while it is open
         self.pending_key: tuple[str, str] | None = None  # (kind, key) typed in the wizard, not kept yet
@@ -106,7 +107,7 @@ class FirstRun:
 
         def stored(place: str) -> None:
             where = "Veil's encrypted vault" if place == VAULT else "the system keyring"
-            app.notify("Veil: API key kept", f"Your {kind} API key is kept in {where}.")
+            app.notify("Veil: API key kept", f"Your {provider_name(kind)} API key is kept in {where}.")
 
         def failed(exc: BaseException) -> None:
             self.pending_key = (kind, key)  # kept in memory: tried again when the vault opens

@@ -8,15 +8,16 @@ each one is the span's place in the rendered document, and the text between them
 highlight merged into its own format (bold, code font... stay). A marker that ends up
 where no text is drawn (a link's URL) just leaves that span plain.
 
-`DocumentBuilder` appends blocks at the end of a document; desktop/markdown_view.py
-decides which blocks to (re)build while an answer streams in.
+`DocumentBuilder` appends blocks at the end of a document and reports what it found into
+a `BuildTarget`; desktop/markdown_view.py decides which blocks to (re)build while an
+answer streams in, and owns the target's lists.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -34,9 +35,6 @@ from PySide6.QtGui import (
 )
 
 from desktop.textview import Mark
-
-if TYPE_CHECKING:
-    from desktop.markdown_view import MarkdownView
 
 MARKER_BASE = 0x100000  # supplementary private use area B: never in an LLM's answer
 MARKER_LIMIT = 0x10FFFD
@@ -110,22 +108,33 @@ class ListState:
     first_paragraph: bool = False
 
 
-class DocumentBuilder:
-    """Markdown tokens -> QTextCursor insertions at the end of the view's document. Spans
-    found (document start, end, Mark) are appended to `view._spans`, code blocks' text to
-    `view._codes`."""
+@dataclass
+class BuildTarget:
+    """What a builder reports besides the document, and the look it draws with."""
 
-    def __init__(self, view: MarkdownView, cursor: QTextCursor, marks: list[Mark], *, reuse_block: bool):
+    spans: list[tuple[int, int, Mark]]  # appended: (document start, end, Mark) of each highlight
+    codes: list[str]  # appended: each code block's text (what its Copy link copies)
+    palette: QPalette
+    font_size: float  # the body text's point size (0 or less: unknown)
+    fixed_fonts: list[str]  # font families for code
+    highlight: Callable[[Mark], QTextCharFormat]  # a restored value's format
+
+
+class DocumentBuilder:
+    """Markdown tokens -> QTextCursor insertions at the end of a document. Spans found and
+    code blocks' text go to the target's lists."""
+
+    def __init__(self, target: BuildTarget, cursor: QTextCursor, marks: list[Mark], *, reuse_block: bool):
         """`reuse_block`: the document's last block is empty and free for the next block."""
-        self.view = view
+        self.target = target
         self.cursor = cursor
         self.marks = marks
-        self.palette = view.palette()
+        self.palette = target.palette
         self.reuse_block = reuse_block
         self.lists: list[ListState] = []
         self.quote_depth = 0
         self.open_span: tuple[int, int] | None = None  # (span index, document position)
-        self.base_size = view.font().pointSizeF() if view.font().pointSizeF() > 0 else 10.0
+        self.base_size = target.font_size if target.font_size > 0 else 10.0
 
     # -- blocks ----------------------------------------------------------------------------------
     def block(self, tokens: list[Token]) -> None:
@@ -234,7 +243,7 @@ class DocumentBuilder:
     def _code(self, token: Token) -> None:
         code = token.content.removesuffix("\n")
         self.code_head(token.info)
-        self.view._codes[-1] = strip_markers(code)
+        self.target.codes[-1] = strip_markers(code)
         lines = code.split("\n")
         for n, line in enumerate(lines):
             self.code_line(line, last=n == len(lines) - 1)
@@ -242,8 +251,8 @@ class DocumentBuilder:
     def code_head(self, info: str) -> None:
         """The line above a code block: its language and a Copy link (its text is added to
         view._codes[-1] by the caller)."""
-        index = len(self.view._codes)
-        self.view._codes.append("")
+        index = len(self.target.codes)
+        self.target.codes.append("")
         language = strip_markers(info).strip().split(" ")[0] if info else ""
         self._new_block(self._block_format(top=4, bottom=0))
         label = QTextCharFormat()
@@ -259,7 +268,7 @@ class DocumentBuilder:
 
     def code_line(self, line: str, *, last: bool) -> None:
         char = QTextCharFormat()
-        char.setFontFamilies(self.view.fixed_font_families())
+        char.setFontFamilies(self.target.fixed_fonts)
         char.setFontFixedPitch(True)
         fmt = self._block_format(top=0, bottom=6 if last else 0)
         fmt.setBackground(self.palette.color(QPalette.ColorRole.AlternateBase))
@@ -319,7 +328,7 @@ class DocumentBuilder:
                 self._text(child.content, fmt, cursor)
             elif kind == "code_inline":
                 code = QTextCharFormat(fmt)
-                code.setFontFamilies(self.view.fixed_font_families())
+                code.setFontFamilies(self.target.fixed_fonts)
                 code.setFontFixedPitch(True)
                 code.setBackground(self.palette.color(QPalette.ColorRole.AlternateBase))
                 self._text(child.content, code, cursor)
@@ -363,7 +372,7 @@ class DocumentBuilder:
             elif self.open_span is not None and self.open_span[0] == index and index < len(self.marks):
                 start = self.open_span[1]
                 if cursor.position() > start:
-                    self.view._spans.append((start, cursor.position(), self.marks[index]))
+                    self.target.spans.append((start, cursor.position(), self.marks[index]))
                 self.open_span = None
         self._insert(cursor, text[piece_start:], fmt)
 
@@ -372,6 +381,6 @@ class DocumentBuilder:
             return
         if self.open_span is not None and self.open_span[0] < len(self.marks):
             fmt = QTextCharFormat(fmt)
-            fmt.merge(self.view.highlight_format(self.marks[self.open_span[0]]))
+            fmt.merge(self.target.highlight(self.marks[self.open_span[0]]))
         cursor.insertText(text, fmt)
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QWidget
 from desktop.markdown_build import (
     COPY_PREFIX,
     PARSER,
+    BuildTarget,
     DocumentBuilder,
     closes_fence,
     fence_opening,
@@ -163,7 +164,9 @@ class MarkdownView(HighlightView):
     def _builder(self, marks: list[Mark]) -> DocumentBuilder:
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
-        return DocumentBuilder(self, cursor, marks, reuse_block=self._open.reuse_block)
+        target = BuildTarget(self._spans, self._codes, self.palette(), self.font().pointSizeF(),
+                             self.fixed_font_families(), self.highlight_format)
+        return DocumentBuilder(target, cursor, marks, reuse_block=self._open.reuse_block)
 
     def _marks_in(self, start: int, end: int) -> list[Mark]:
         return [m for m in self._raw_marks if m.start >= start and m.end <= end]

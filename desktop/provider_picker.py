@@ -13,12 +13,20 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from agent.config import ConfigError
-from agent.providers.choice import PROVIDER_KINDS, choose_provider, destination, provider_name
+from agent.providers.choice import choose_provider, destination
+from agent.providers.kinds import KINDS
 from desktop.state import AppState
+
+
+def add_provider_kinds(combo: QComboBox) -> None:
+    """Every provider kind as an entry (its name; its longer text as the tooltip), the kind as data."""
+    for each in KINDS:
+        combo.addItem(each.name, each.kind)
+        combo.setItemData(combo.count() - 1, each.detail, Qt.ItemDataRole.ToolTipRole)
 
 
 class ProviderPicker(QWidget):
@@ -35,8 +43,7 @@ class ProviderPicker(QWidget):
         layout.addWidget(QLabel("Provider:"))
         self.provider_combo = QComboBox()
         self.provider_combo.setObjectName("provider")
-        for kind in PROVIDER_KINDS:
-            self.provider_combo.addItem(provider_name(kind), kind)
+        add_provider_kinds(self.provider_combo)
         layout.addWidget(self.provider_combo)
         layout.addWidget(QLabel("Model:"))
         self.model_combo = QComboBox()

@@ -28,19 +28,12 @@ from PySide6.QtWidgets import (
 from agent.config import Settings
 from agent.providers import DEFAULT_BASE_URLS
 from agent.providers.keys import KEYRING, KeyHome
+from agent.providers.kinds import KINDS, provider_name
 from desktop import icons
 from desktop.connection_test import ConnectionTest
 from desktop.key_recorder import pretty
 from desktop.tasks import Background
 
-PROVIDER_CHOICES = (
-    ("local", "Local model only", ("No account, nothing leaves this computer. A small model answers "
-                                   "(the tiny one ships with Veil; larger ones can be downloaded in Settings).")),
-    ("openai", "OpenAI-compatible", ("OpenAI, OpenRouter, Groq, Together, Mistral, or a server on this "
-                                     "computer (Ollama, LM Studio, llama.cpp) — any Chat Completions API.")),
-    ("anthropic", "Anthropic", "Claude, through the Messages API."),
-    ("gemini", "Google Gemini", "Gemini, through the Generative Language API."),
-)
 SUGGESTED_MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-latest", "gemini": "gemini-2.0-flash"}
 
 
@@ -53,12 +46,12 @@ class ProviderPage(QWizardPage):
         layout = QVBoxLayout(self)
         self.group = QButtonGroup(self)
         self.buttons: dict[str, QRadioButton] = {}
-        for kind, title, detail in PROVIDER_CHOICES:
-            button = QRadioButton(title)
-            button.setObjectName(f"provider-{kind}")
+        for each in KINDS:
+            button = QRadioButton(each.name)
+            button.setObjectName(f"provider-{each.kind}")
             self.group.addButton(button)
-            self.buttons[kind] = button
-            note = QLabel(detail)
+            self.buttons[each.kind] = button
+            note = QLabel(each.detail)
             note.setWordWrap(True)
             note.setIndent(24)
             note.setEnabled(False)  # greyed, secondary text
@@ -120,7 +113,7 @@ class DetailsPage(QWizardPage):
                 "Larger local models can be downloaded in Settings › Local model."
             )
             return
-        self.setTitle("Connect to " + {k: t for k, t, _ in PROVIDER_CHOICES}[kind])
+        self.setTitle("Connect to " + provider_name(kind))
         self.setSubTitle("Only sanitized text is ever sent to it.")
         self.info.setText(
             "Leave the base URL empty for the provider's own endpoint. For a server on this computer "

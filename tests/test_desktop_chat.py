@@ -113,6 +113,29 @@ def test_settings_dialog_shows_each_kinds_remembered_endpoint(qtbot, veil, fake_
     assert (saved.kind, saved.base_url, saved.model) == ("openai", fake_openai.base_url, "test-model")
 
 
+def test_every_window_names_the_provider_kinds_alike(qtbot, veil):
+    """The wizard and Settings had their own titles ("Local model only"): one table names them."""
+    from agent.providers.kinds import KINDS
+    from desktop.wizard import FirstRunWizard
+
+    names = [each.name for each in KINDS]
+    veil.open_settings()
+    settings_combo = veil.settings_dialog.provider_tab.kind_combo
+    for combo in (veil.chat.provider_combo, settings_combo):
+        assert [combo.itemText(i) for i in range(combo.count())] == names
+        assert [combo.itemData(i) for i in range(combo.count())] == [each.kind for each in KINDS]
+    wizard = FirstRunWizard(veil.state.settings, veil.state.background)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    page = wizard.provider_page
+    assert [page.buttons[each.kind].text() for each in KINDS] == names
+    notes = {label.text() for label in page.findChildren(__import__("PySide6.QtWidgets").QtWidgets.QLabel)}
+    assert {each.detail for each in KINDS} <= notes
+    page.buttons["gemini"].setChecked(True)
+    wizard.next()
+    assert wizard.details_page.title() == "Connect to Google Gemini"
+
+
 # -- answers rendered as Markdown -------------------------------------------------------------------
 def markdown_answer(name: str, mail: str) -> str:
     return (f"## Reply to {name}\n\nDear **{name}**, here is the plan:\n\n"

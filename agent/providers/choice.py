@@ -5,7 +5,7 @@ base URL, model, generation values), so choosing another kind never touches the 
 model of the others. `choose_provider` is the one rule for picking a kind (and, for that
 kind only, a model or URL) used by the chat window's picker, the app's sender and the
 CLI flags; `destination` says in words where the next message goes (host and model), for
-the window to show next to Send. The provider kinds' display names live here too.
+the window to show next to Send. The kinds and their names are in kinds.py.
 """
 
 from __future__ import annotations
@@ -16,22 +16,12 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from agent.providers.base import DEFAULT_BASE_URLS
+from agent.providers.kinds import PROVIDER_KINDS, PROVIDER_NAMES, provider_name
+
+__all__ = ["PROVIDER_KINDS", "PROVIDER_NAMES", "Destination", "choose_provider", "destination", "provider_name"]
 
 if TYPE_CHECKING:
     from agent.config import Settings
-
-PROVIDER_KINDS = ("local", "openai", "anthropic", "gemini")
-PROVIDER_NAMES = {
-    "local": "Local model",
-    "openai": "OpenAI-compatible",
-    "anthropic": "Anthropic",
-    "gemini": "Google Gemini",
-}
-
-
-def provider_name(kind: str) -> str:
-    """What a person calls this kind of provider ("OpenAI-compatible")."""
-    return PROVIDER_NAMES.get(kind, kind)
 
 
 def choose_provider(settings: Settings, kind: str | None = None, *, model: str | None = None,

@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
 from agent.config import Settings
 from agent.providers import DEFAULT_BASE_URLS
 from desktop.connection_test import ConnectionTest
+from desktop.provider_picker import add_provider_kinds
 from desktop.settings_tabs.common import note
 from desktop.tasks import Background
-from desktop.wizard import PROVIDER_CHOICES
 
 
 class ProviderTab(QWidget):
@@ -41,8 +41,7 @@ class ProviderTab(QWidget):
         p = settings.provider
         self.kind_combo = QComboBox()
         self.kind_combo.setObjectName("kind")
-        for kind, title, _ in PROVIDER_CHOICES:
-            self.kind_combo.addItem(title, kind)
+        add_provider_kinds(self.kind_combo)
         self.kind_combo.setCurrentIndex(max(0, self.kind_combo.findData(p.kind)))
         self.kind_combo.currentIndexChanged.connect(self._kind_changed)
         form.addRow("&Type:", self.kind_combo)
