@@ -25,8 +25,7 @@ CODE_NAMES |= frozenset({"TRUE", "FALSE", "NULL", "NaN", "null", "true", "false"
 _CODE_CHARS = re.compile(r"::|->|=>|[_/\\=(){}<>$;|`]|[a-z0-9]\.[a-z]|:\d")
 # An internal capital after a lower-case letter (toString, MyClass), except name particles
 # (McDonald, MacArthur, DeShawn, LeBron, DiCaprio, O'Neil).
-# ...and with an acronym in it (FastAPI, OpenID, DType, SSLContext, KeyT).
-_CAMEL = re.compile(r"[a-z][A-Z][a-z]|^[a-z]+[A-Z]|[a-z][A-Z]{2,}|^[A-Z]{2,}[a-z]{2,}|[a-z][A-Z]$")  # not GmbH, KGaA
+_CAMEL = re.compile(r"[a-z][A-Z][a-z]|^[a-z]+[A-Z]")  # not legal forms: GmbH, KGaA
 _NAME_PARTICLE = re.compile(r"^(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|Fitz|St|O'|D')[A-Z][a-z]")
 # Case flips inside one token, as in base64 ("dXNlcjpwYXNz") or generated ids.
 _CASE_FLIPS = re.compile(r"(?:[a-z][A-Z]|[A-Z][a-z]){3,}")
@@ -148,18 +147,24 @@ def is_word_in_code(text: str, span: Span) -> bool:
 # addresses and URLs are taken out before counting (people write those in any prose).
 _TECH_TOKEN = re.compile(
     r"""`[^`\n]+`
-      | \b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b
+      | \b[a-z][a-z0-9]*_[A-Za-z0-9_]+\b | \b[A-Z][a-z]+_\w+
       | \b[a-z]+[A-Z][A-Za-z0-9]*\b
       | \b[A-Z]{2,}[a-z][A-Za-z0-9]*\b | \b[A-Z][a-z]+[A-Z]{2,}\w*\b
-      | \b\w+\(\)? (?=[\w\s,'"\[\]]*\))
+      | \b[A-Za-z_][\w.]*\((?:\)|[\w\s'"=.\[\]]*[,='"][\w\s,'"=.\[\]]*\))
       | \b[a-z_][a-z0-9_]+(?:\.[a-z_][a-z0-9_]*)+\b(?!\s*[A-Z]) | \b[A-Za-z_]\w+\.[A-Z]\w+
       | ::|->|=>|==|!=|\+=|:=|</?[a-z]+>
-      | \w\[ | [{};]
+      | \w\[ | [{}]
       | \b(?:None|True|False|null|nil|self|def|str|int|bool|dict|bytes|float|void|const|async|await|kwargs|args)\b
       | \b\d+\.\d+\.\d+\b
       | (?<!\w)--?[a-z][\w-]+
       | \b\w+\.(?:py|js|ts|json|toml|yaml|yml|cfg|ini|rst|md|sh|cpp|hpp|go|rs|java|qrc|so|dll)\b""",
     re.VERBOSE,
+)
+# The surest of them: inline code, a lower-case snake_case identifier, a call with
+# arguments, `::`/`->`, the literals and keywords of code.
+_STRONG_TECH = re.compile(
+    r"`[^`\n]+`|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Za-z_][\w.]*\((?:\)|[^()\n]*[,='\"][^()\n]*\))|::|->"
+    r"|\b(?:None|True|False|self|def|kwargs)\b"
 )
 _NOT_COUNTED = re.compile(r"\S+@\S+|\b(?:https?|ftp)://\S+|\bwww\.\S+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -214,7 +219,9 @@ class TechnicalZones:
             flags = _whole_paragraphs(lines, flags)
         # A text about code (two technical tokens or more, a technical line): an ordinary
         # word or a short acronym alone is a term of the trade there, not a name.
-        self.about_code = any(flags) or sum(n[0] for n in stats) >= 2
+        signals, words = sum(n[0] for n in stats), sum(n[1] for n in stats)
+        strong = len(_STRONG_TECH.findall(_NOT_COUNTED.sub(" ", text)))
+        self.about_code = any(flags) or (strong >= 1 and signals >= 2) or (signals >= 3 and signals * 15 >= words)
         self._starts: list[int] = []
         position = 0
         for line in lines:
@@ -310,10 +317,10 @@ def in_foreign_word_list(text: str, span: Span) -> bool:
     stop-word list, a line of another language): the English model's guess, not a name."""
     from agent.knowledge.words import is_common_word
 
-    if any(ch.isupper() for ch in span.text):
-        return False
+    if any(ch.isupper() or not ("a" <= ch <= "z" or "\u00c0" <= ch <= "\u024f" or ch in " '’-") for ch in span.text):
+        return False  # capitals, digits, or another script than the Latin one
     line, _ = _line_of(text, span.start, span.start)
-    if any(ch.isupper() for ch in line):
+    if any(ch.isupper() or ch.isdigit() for ch in line):
         return False
     words = _WORD.findall(line)
     return len(words) >= 4 and sum(is_common_word(w) for w in words) * 3 <= len(words)

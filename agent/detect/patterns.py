@@ -185,7 +185,7 @@ class PhoneDetector:
         before = text[max(0, start - 2) : start]
         if before[-1:].isalnum() or before[-1:] == "_" or (before[-1:] in "-." and before[:1].isalnum() and before[-1:] != ""):
             return False  # inside a longer token: a UUID, "sora-2-2025-10-06", "v1.2345678"
-        if after in ("-", ".") and text[end + 1 : end + 2].isalnum():
+        if re.match(r"[-.](?=[0-9A-Za-z]*\d)[0-9A-Fa-f]+\b", text[end : end + 20]):
             return False  # "49df3a34-2368-5688-b4a9-...": a piece of a hex id, not a number
         if re.fullmatch(r"\d{1,3}\.\d{5,}", raw):
             return False  # "0.9789029536": a decimal fraction
