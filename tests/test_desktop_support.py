@@ -161,3 +161,27 @@ def test_clipboard_with_nothing_to_do_says_so(shared_engine, vault):
     assert not nothing.changed and nothing.summary() == "Clipboard unchanged: nothing to replace."
     none_back = guard.restore("no stand-ins in here")
     assert not none_back.changed and "no stand-ins" in none_back.summary()
+
+
+def test_a_preview_made_before_the_settings_changed_is_not_committed():
+    """An always-protect term added (or the vault's lists loaded at unlock) after a preview
+    was computed: the preview must not be sent as it is; commit refuses and the caller
+    sanitizes again with the new settings."""
+    import copy
+
+    from agent.config import default_settings
+    from agent.engine.host import EngineHost
+
+    text = "Please send the kestrelwing report today."
+    host = EngineHost(default_settings(), isolated=False)
+    host.warm_up()
+    conversation = Conversation(seed=3)
+    draft = host.dry_run(text, conversation)
+    assert "kestrelwing" in draft.result.sanitized  # nothing says it is personal yet
+
+    protected = copy.deepcopy(host.settings)
+    protected.lists.always_protect = ["kestrelwing"]
+    host.reconfigure(protected)
+    assert host.commit(conversation, draft) is False and not conversation.entries
+    assert "kestrelwing" not in host.sanitize(text, conversation).sanitized
+    host.close()

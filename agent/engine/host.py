@@ -80,6 +80,7 @@ class EngineHost:
         self._restore_conn = None
         self._restore_channel_lock = threading.Lock()  # restore requests have their own pipe
         self._stream_ids = itertools.count(1)
+        self._generation = 0  # bumped by reconfigure: drafts of older settings are not committed
         self._process = None
         self._local: EngineService | None = None  # the engine in this process, when it runs here
         self._error: BaseException | None = None
@@ -179,6 +180,7 @@ class EngineHost:
         self.warm_up()
         with self._lock:
             self.settings = settings
+            self._generation += 1  # before the child reloads: no preview of the old settings is sent
             self._call_locked(Configure(settings))
 
     def close(self) -> None:
@@ -259,16 +261,19 @@ class EngineHost:
     ) -> DryRun:
         """What sanitize would give, without changing the conversation (for previews)."""
         revision = conversation.revision  # read first: a change after it only makes commit refuse
+        generation = self._generation  # likewise: settings changed after it make commit refuse
         state = ConversationState.of(conversation)
         began = time.perf_counter()
         draft: DryRun = self._call(DryRunCall(state, text, dict(overrides or {})))
         # The child's copy has its own revision: the draft is against this conversation.
         return dataclasses.replace(draft, base_entries=len(state.entries), base_revision=revision,
-                                   seconds=time.perf_counter() - began)
+                                   engine_generation=generation, seconds=time.perf_counter() - began)
 
     def commit(self, conversation: Conversation, draft: DryRun) -> bool:
         """Add a dry run's map entries to the conversation. False (nothing added) when the
-        conversation changed since, so the caller sanitizes again."""
+        conversation or the settings changed since, so the caller sanitizes again."""
+        if draft.engine_generation != self._generation:
+            return False
         return commit_dry_run(conversation, draft)
 
     def sanitize(

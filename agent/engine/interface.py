@@ -52,6 +52,10 @@ class DryRun:
     # The conversation's map revision it was computed against: the map may change without
     # growing (entries another process stored replace ones that could not be stored).
     base_revision: int | None = None
+    # The engine's settings generation it was computed with: a preview made before the
+    # settings changed (an always-protect term added, lists loaded at unlock) must not be
+    # sent as it is.
+    engine_generation: int = 0
 
 
 @runtime_checkable
