@@ -124,3 +124,35 @@ def test_a_hyphenated_first_name_keeps_its_gender(privacy_engine, seed):
     result, _ = sanitize(privacy_engine, "My cousin Mary-Kate Olsen is visiting next week.", seed)
     first = sent_for(result, "Mary-Kate Olsen", Label.PERSON).split()[0]
     assert all(half in pool("en_US", "female") for half in first.split("-")), first
+
+
+@prop
+@given(seed=seeds)
+def test_mc_and_mac_names_keep_their_prefix_and_capital(privacy_engine, seed):
+    result, _ = sanitize(privacy_engine, "My tutor, Ewan McDonald, marks the essays.", seed)
+    assert re.fullmatch(r"[A-Z][a-z]+ Mc[A-Z][a-z]+", sent_for(result, "Ewan McDonald", Label.PERSON))
+    result, _ = sanitize(privacy_engine, "Dear Fiona MacLeod, the essays are marked.", seed)
+    assert re.fullmatch(r"[A-Z][a-z]+ Mac[A-Z][a-z]+", sent_for(result, "Fiona MacLeod", Label.PERSON))
+
+
+# -- organisations: a business named by words and its trade --------------------------
+@prop
+@given(seed=seeds)
+def test_a_business_named_with_words_and_a_trade_gets_words_and_the_trade(privacy_engine, seed):
+    from agent.knowledge.org_words import BRAND_WORDS
+
+    result, _ = sanitize(privacy_engine, "I'm the office manager at Bright Smile Dental and need a rota for our two hygienists.", seed)
+    assert [e.real for e in result.entities if e.label is Label.PERSON] == []
+    fake = sent_for(result, "Bright Smile Dental", Label.ORG)
+    first, second, trade = fake.split()
+    assert trade == "Dental" and first in BRAND_WORDS and second in BRAND_WORDS, fake
+    result, _ = sanitize(privacy_engine, "I run Rapid Flow Plumbing with my brother and we need a logo.", seed)
+    assert sent_for(result, "Rapid Flow Plumbing", Label.ORG).endswith(" Plumbing")
+
+
+@prop
+@given(seed=seeds)
+def test_a_business_named_after_a_person_is_one_organisation(privacy_engine, seed):
+    result, _ = sanitize(privacy_engine, "I do the books for Dana Brooks Consulting and the VAT return is late.", seed)
+    fake = sent_for(result, "Dana Brooks Consulting", Label.ORG)
+    assert len(fake.split()) == 3 and fake.endswith(" Consulting") and "Dana" not in fake and "Brooks" not in fake

@@ -16,7 +16,9 @@ from agent import paths
 from agent.detect.base import DetectionContext
 from agent.entities import Label, Span
 from agent.knowledge.not_names import NOT_ENTITIES
-from agent.knowledge.org_words import AMBIGUOUS_LEGAL_FORMS, LEGAL_FORMS, legal_form_alternation
+from agent.knowledge.org_words import (
+    AMBIGUOUS_LEGAL_FORMS, COMPANY_SUFFIX_WORDS, GENERIC_ORG_WORDS, INDUSTRY_WORDS, LEGAL_FORMS, legal_form_alternation,
+)
 from agent.knowledge.geonames import geo_index
 from agent.knowledge.names import lexicon
 from agent.knowledge.places import is_known_place, places
@@ -46,6 +48,16 @@ _LEGAL_NAME = re.compile(
     rf"(?:{legal_form_alternation(f for f in LEGAL_FORMS if f not in AMBIGUOUS_LEGAL_FORMS)})\b\.?"
 )
 _CAMEL = re.compile(r"(?<![\w@./\\-])[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+[A-Z]*(?![\w@./\\-])")
+# "Bright Smile Dental", "Rapid Flow Plumbing": up to three capitalised words, a trade,
+# and the generic words or legal form after it ("Golden Crust Bakery Ltd").
+_TRADE_WORD = re.compile(r"(?<![\w@./\\-])[A-Z][\wé]+(?![\w@/\\-])")
+_WORDS_BEFORE_TRADE = re.compile(r"(?<![\w@./\\-])(?:[A-Z][\w&'’.\-]*[ \t]+){1,3}$")
+_WORD_AFTER_TRADE = re.compile(r"[ \t]+([A-Z][\w.]*)")
+# Words before a business name that are not part of it.
+_NOT_IN_TRADE_NAME = frozenset({
+    "the", "a", "an", "at", "for", "from", "with", "our", "my", "your", "dear", "to", "in", "on", "by", "and",
+    "call", "ask", "email", "contact", "visit", "try", "book", "hire", "thank", "thanks", "tell", "phone", "text",
+})
 _CODE = re.compile(r"[{};=]|\(\)|=>|->|::")
 # All-caps words of the trade that are never an organisation ("the MAC is ...").
 _TECH_ACRONYMS = frozenset({"MAC", "SSH", "NAS", "RAID", "BIOS", "UEFI", "LDAP", "SAML", "SMB", "NFS", "ACL", "CSV", "ETL", "KYC", "AML"})
@@ -131,6 +143,7 @@ class OrganisationDetector:
         if len(_CODE.findall(text)) < 3:  # in code, PascalCase words are class names
             for m in _CAMEL.finditer(text):
                 spans.append(Span(m.start(), m.end(), Label.ORG, m.group(), 0.5, self.name))
+        spans += _trade_names(text, self.name)
         spans += _appositions(text, self.name) + _defined_acronyms(text, self.name)
         # An all-caps text is shouting, not naming.
         if sum(1 for c in text if c.isupper()) < 0.3 * max(1, sum(1 for c in text if c.isalpha())):
@@ -139,6 +152,36 @@ class OrganisationDetector:
                 if word.casefold() not in NOT_ENTITIES and word not in _TECH_ACRONYMS and not is_known_place(word):
                     spans.append(Span(m.start(), m.end(), Label.ORG, word, 0.45, self.name))
         return spans
+
+
+def _trade_names(text: str, detector: str) -> list[Span]:
+    """A business named by words and its trade ("Bright Smile Dental") is one
+    organisation, even when its words are ordinary or look like a person's name: NER
+    reads "Smile Dental" as a person otherwise."""
+    spans: list[Span] = []
+    end = 0
+    for m in _TRADE_WORD.finditer(text):
+        if m.start() < end or m.group().casefold() not in INDUSTRY_WORDS:
+            continue
+        before = _WORDS_BEFORE_TRADE.search(text[max(0, m.start() - 80) : m.start()])
+        if before is None:
+            continue
+        words = before.group().split()
+        while words and words[0].casefold() in _NOT_IN_TRADE_NAME:
+            words.pop(0)
+        if not words or all(w.casefold() in GENERIC_ORG_WORDS or w.casefold() in INDUSTRY_WORDS for w in words):
+            continue  # "Dental Clinic", "Family Dental": the trade alone names no one
+        if len(words) == 1 and is_common_word(words[0]):
+            continue  # "Modern Design", "Home Cooking": a phrase in title case
+        end = m.end()
+        while (after := _WORD_AFTER_TRADE.match(text, end)) and (
+            after.group(1).casefold() in GENERIC_ORG_WORDS or after.group(1).casefold() in COMPANY_SUFFIX_WORDS
+        ):
+            end = after.end()
+        start = m.start() - len(" ".join(words)) - 1
+        if text[start : m.start()].split() == words:
+            spans.append(Span(start, end, Label.ORG, text[start:end], 0.9, detector))
+    return spans
 
 
 def _appositions(text: str, detector: str) -> list[Span]:

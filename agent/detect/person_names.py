@@ -20,7 +20,9 @@ from agent.knowledge.person_words import RELATION_PATTERN, TITLE_PATTERN
 from agent.knowledge.places import is_known_place
 from agent.knowledge.words import is_common_word
 
-_UPPER_TOKEN = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?(?!\w)"
+# The prefix of MacLeod, McKenna, FitzGerald, O'Brien: a capital follows it.
+_SURNAME_PREFIX = r"(?:(?:Mc|Mac|Fitz|O['’])(?=[A-Z]))?"
+_UPPER_TOKEN = _SURNAME_PREFIX + r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?(?!\w)"
 _NAME = rf"{_UPPER_TOKEN}(?:\s+(?:[A-Z]\.?\s+)?{_UPPER_TOKEN}){{0,2}}"
 _TITLE_NAME = re.compile(rf"\b(?:{TITLE_PATTERN})\.?\s+(?P<v>{_NAME})")
 # Cues after which any capitalised words are a name.
@@ -61,7 +63,7 @@ _LOWER_LIST = re.compile(r"\b[a-zà-ÿ]{3,}(?:\s*(?:,|\band\b|\bor\b|&)\s*[a-zà
 # failed pair "Dear Irene" must not swallow the name).
 _FIRST_THEN_SURNAME = re.compile(
     r"(?<![\w'’\-])(?=(?P<first>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})(?P<gap>[ \t]+|[ \t]*\n[ \t]*)"
-    r"(?P<last>[A-ZÀ-ÖØ-Þa-zà-öø-ÿ][a-zà-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’]+)*)(?![\w\-]))"
+    rf"(?P<last>{_SURNAME_PREFIX}[A-ZÀ-ÖØ-Þa-zà-öø-ÿ][a-zà-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’]+)*)(?![\w\-]))"
 )
 _CAPITALS_PAIR = re.compile(r"(?<![\w\-])(?=(?P<first>[A-Z]{3,})[ \t]+(?P<last>[A-Z]{2,}(?:-[A-Z]{2,})*)(?![\w\-]))")
 _STOP = re.compile(r"(?i)and|or|but|the|a|an|of|to|in|on|at|for|from|with|by|is|was|will|has|had|can|said|says")

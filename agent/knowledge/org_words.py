@@ -76,6 +76,44 @@ GENERIC_ORG_WORDS = frozenset(
 )
 
 
+# The trade a business names itself after, as the last word of its name ("Bright Smile
+# Dental", "Rapid Flow Plumbing", "Golden Crust Bakery"): words before one of these are the
+# business's name, not a person's, and a stand-in keeps the trade.
+INDUSTRY_WORDS = frozenset(
+    w.casefold()
+    for w in (
+        "Dental", "Dentistry", "Orthodontics", "Clinic", "Medical", "Pharmacy", "Veterinary", "Optical", "Optometry",
+        "Chiropractic", "Physiotherapy", "Physio", "Therapy", "Counseling", "Counselling", "Pediatrics", "Healthcare",
+        "Plumbing", "Heating", "Roofing", "Electrical", "Construction", "Builders", "Contractors", "Landscaping",
+        "Gardening", "Cleaning", "Cleaners", "Painting", "Flooring", "Carpentry", "Joinery", "Glazing", "Locksmiths",
+        "Removals", "Movers", "Storage", "Autos", "Motors", "Garage", "Repairs", "Towing", "Bakery", "Bakehouse",
+        "Cafe", "Café", "Coffee", "Restaurant", "Bistro", "Diner", "Pizzeria", "Catering", "Deli", "Butchers",
+        "Brewery", "Brewing", "Winery", "Distillery", "Foods", "Grocery", "Grocers", "Florist", "Florists", "Salon",
+        "Barbers", "Barbershop", "Spa", "Beauty", "Nails", "Tattoo", "Fitness", "Gym", "Yoga", "Pilates", "Studio",
+        "Studios", "Photography", "Design", "Designs", "Marketing", "Advertising", "Printing", "Consulting",
+        "Consultants", "Consultancy", "Accounting", "Accountants", "Bookkeeping", "Solicitors", "Realty",
+        "Properties", "Lettings", "Insurance", "Mortgages", "Travel", "Tours", "Logistics", "Freight", "Couriers",
+        "Software", "Technologies", "Labs", "Analytics", "Hardware", "Supplies", "Tailors", "Boutique", "Jewellers",
+        "Jewelers", "Academy", "Tutoring", "Daycare", "Nursery", "Kennels", "Grooming", "Hotel", "Inn", "Lodge",
+        "Motel", "Hostel", "Events", "Productions", "Publishing", "Bookshop", "Bookstore", "Gallery", "Lumber",
+        "Manufacturing", "Engineering", "Industries", "Imports", "Exports", "Trading", "Traders", "Associates",
+    )
+)
+
+
+# Ordinary words small businesses name themselves with ("Bright Smile", "Golden Crust",
+# "Clear View"): a stand-in swaps such a word for another of them, and joins two for a
+# coined name ("Northwind" -> "Stonebrook"), so the business still reads as one.
+BRAND_WORDS = (
+    "Bright", "Clear", "Golden", "Silver", "Blue", "Green", "Red", "White", "True", "Prime", "First", "Royal",
+    "Happy", "Gentle", "Fresh", "Pure", "Swift", "Rapid", "Smart", "Bold", "Noble", "Grand", "Little", "Sunny",
+    "Oak", "Pine", "Maple", "Cedar", "Willow", "Birch", "River", "Lake", "Harbor", "Summit", "Peak", "Valley",
+    "Meadow", "Sun", "Star", "North", "Bridge", "Stone", "Rock", "Hill", "Ridge", "Spring", "Bay", "Coast",
+    "Shore", "View", "Vista", "Park", "Garden", "Field", "Brook", "Sky", "Light", "Crest", "Haven", "Point",
+    "Wave", "Wind", "Leaf", "Crown", "Arrow", "Anchor", "Compass", "Beacon", "Lantern", "Orchard", "Smile", "Care",
+)
+
+
 def is_generic_org(name: str) -> bool:
     words = [w.strip(",.()'\"").casefold() for w in name.split()]
     return bool(words) and all(w in GENERIC_ORG_WORDS or w in COMPANY_SUFFIX_WORDS for w in words if w)

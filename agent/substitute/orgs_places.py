@@ -1,8 +1,9 @@
 """Organisation and place stand-ins.
 
-Organisations keep their legal suffix and generic words ("Longport Police Department"
--> "Ashford Police Department"); only the distinctive words change, and the same word
-changes the same way everywhere in the conversation. Places keep their granularity:
+Organisations keep their legal suffix, trade and generic words ("Longport Police
+Department" -> "Ashford Police Department", "Bright Smile Dental" -> "Clear View Dental");
+only the distinctive words change, each for one of its kind, and the same word changes
+the same way everywhere in the conversation. Places keep their granularity:
 a country for a country, a US state for a state, a city for a city (in the same country
 when the city is known).
 """
@@ -14,8 +15,9 @@ import re
 
 from agent.entities import Label
 from agent.knowledge.names import lexicon
-from agent.knowledge.org_words import COMPANY_SUFFIX_WORDS, GENERIC_ORG_WORDS
+from agent.knowledge.org_words import BRAND_WORDS, COMPANY_SUFFIX_WORDS, GENERIC_ORG_WORDS, INDUSTRY_WORDS
 from agent.knowledge.places import place_kind, places
+from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, fold
 from agent.substitute.rng import match_case
 
@@ -67,9 +69,17 @@ def _org_word_map(conversation: Conversation) -> dict[str, str]:
 
 
 def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free) -> str | None:
+    """Each distinctive word changes for one of its kind: an ordinary word for another
+    word businesses use ("Bright Smile Dental" -> "Clear View Dental"), a person's name
+    for a surname ("Dana Brooks Consulting" -> "Hale Porter Consulting"), a coined word
+    for a coined word, an acronym for letters; the trade, generic words and the legal
+    form stay."""
     tokens = value.split()
     known = _org_word_map(conversation)
-    surnames = [n for n in lexicon().last_names("en_US") if n.isalpha() and len(n) > 3]
+    names = lexicon()
+    surnames = [n for n in names.last_names("en_US") if n.isalpha() and len(n) > 3 and not n.startswith("Mc")]
+    saints = [n for n in names.first_names("en_GB", "any") if n.isalpha()]
+    brand_words = [w for w in BRAND_WORDS if fold(w) not in {fold(t) for t in tokens}]
     for _ in range(20):
         out = []
         changed = False
@@ -78,7 +88,7 @@ def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free
             core = token.strip(",.()\"'")
             if core.endswith(("'s", "’s")):
                 core = core[:-2]  # "Luke's Hospital" -> "Riggs's Hospital": the possessive stays
-            if key in COMPANY_SUFFIX_WORDS or key in GENERIC_ORG_WORDS or not core:
+            if key in COMPANY_SUFFIX_WORDS or key in GENERIC_ORG_WORDS or key in INDUSTRY_WORDS or not core:
                 out.append(token)
                 continue
             if key in known:
@@ -89,8 +99,14 @@ def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free
                 new = "".join(rng.choice("ABCDEFGHIJKLMNOPRSTUVWXYZ") for _ in core)
             elif any(ch.isdigit() for ch in core):
                 new = re.sub(r"\d", lambda _m: rng.choice("0123456789"), core)
-            else:
+            elif out and fold(out[-1]) in ("st", "st.", "saint", "ste", "ste."):
+                new = match_case(core, rng.choice(saints))  # "St. Luke's" -> "St. Anne's"
+            elif is_common_word(core):
+                new = match_case(core, rng.choice(brand_words))
+            elif names.is_first_name(core) or names.is_last_name(core):
                 new = match_case(core, rng.choice(surnames))
+            else:  # a coined name ("Northwind"): two words run together
+                new = match_case(core, rng.choice(brand_words) + rng.choice(brand_words).lower())
             out.append(token.replace(core, new))
             changed = True
         if not changed:  # nothing distinctive ("The Bank"): prefix a name
