@@ -50,6 +50,20 @@ def test_sanitize_plain(cli_env):
     assert "veil: conversation " in out.stderr  # the id to restore with
 
 
+def test_sanitize_fast_never_loads_the_local_model(cli_env, tmp_path):
+    # Settings that ask the local model for every task, with a model file that cannot be
+    # loaded: --fast must not even try (no warning about it), and still protects the text.
+    config = Path(cli_env["VEIL_HOME"]) / "config" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(f'[local_model]\npath = "{tmp_path / "missing.gguf"}"\ntasks = ["relevance", "detect"]\n')
+    out = veil(["sanitize", "--fast", "--json"], TEXT, cli_env)
+    assert out.returncode == 0, out.stderr
+    assert "local model" not in out.stderr, out.stderr
+    sent = json.loads(out.stdout)["sanitized"]
+    for real in REALS:
+        assert real not in sent
+
+
 def test_sanitize_json_then_restore_json_in_another_process(cli_env):
     out = veil(["sanitize", "--json"], TEXT, cli_env)
     assert out.returncode == 0, out.stderr

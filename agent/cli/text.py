@@ -33,6 +33,11 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     p.add_argument("--conversation", metavar="ID", help="reuse (or create) this conversation's map")
     p.add_argument("--json", action="store_true", help="print a JSON object with sanitized text and entities")
     p.add_argument(
+        "--fast",
+        action="store_true",
+        help="rules, NER and the judge's trained head only: never the local model, whatever the settings say",
+    )
+    p.add_argument(
         "--jsonl",
         action="store_true",
         help='read JSON lines {"id", "text", "conversation"?} and write one line '
@@ -76,9 +81,9 @@ def open_store(*, memory_ok: bool = False):
         raise CliError(str(exc)) from None
 
 
-def build_engine(store=None):
+def build_engine(store=None, *, fast: bool = False):
     """The engine for the saved settings, with the protection lists kept in the vault
-    when `store` is the vault (they are not in config.toml)."""
+    when `store` is the vault (they are not in config.toml). `fast`: no local-model task."""
     from agent.config import ConfigError
     from agent.engine.core import build_engine as engine_for
     from agent.vault.lists import settings_for
@@ -87,6 +92,10 @@ def build_engine(store=None):
         settings = settings_for(store)
     except ConfigError as exc:
         raise CliError(str(exc)) from None
+    if fast:
+        settings.local_model.tasks = []
+        settings.detectors.local_llm = False
+        settings.substitution_level = min(settings.substitution_level, 1)
     return engine_for(settings)
 
 
@@ -102,7 +111,7 @@ def run_sanitize(args: argparse.Namespace) -> int:
 def _with_engine_and_store(command, args: argparse.Namespace) -> int:
     store = open_store()
     try:
-        return command(args, build_engine(store), store)
+        return command(args, build_engine(store, fast=getattr(args, "fast", False)), store)
     finally:
         _close(store)
 
