@@ -49,9 +49,9 @@ def test_an_address_gets_a_town_of_its_country(privacy_engine):
         result = sanitize(privacy_engine, "Ship it to 42 Elm Street, Springfield, IL 62704 please.", seed)
         address = next(e for e in result.entities if e.label is Label.ADDRESS)
         town = address.sent.split(",")[1].strip()
-        from agent.knowledge.places import place_kind
+        from agent.substitute.towns import towns
 
-        assert place_kind(town) == ("city", "United States"), address.sent
+        assert any(t.country == "US" for t in towns().readings(town)), address.sent
         assert address.sent.endswith(", IL " + address.sent[-5:])
 
 

@@ -156,3 +156,40 @@ def test_a_business_named_after_a_person_is_one_organisation(privacy_engine, see
     result, _ = sanitize(privacy_engine, "I do the books for Dana Brooks Consulting and the VAT return is late.", seed)
     fake = sent_for(result, "Dana Brooks Consulting", Label.ORG)
     assert len(fake.split()) == 3 and fake.endswith(" Consulting") and "Dana" not in fake and "Brooks" not in fake
+
+
+# -- places: same country, same size ---------------------------------------------------
+@prop
+@given(seed=seeds)
+def test_a_town_gets_a_town_of_its_country_and_size(privacy_engine, seed):
+    from agent.substitute.towns import size_class, towns
+
+    result, _ = sanitize(privacy_engine, "I live in Springfield with my two kids and work nights.", seed)
+    fake = sent_for(result, "Springfield", Label.LOCATION)
+    best = towns().readings(fake)[0]  # how a reader takes the stand-in: its best-known town
+    assert best.country == "US", (fake, best)
+    assert abs(size_class(best.population) - size_class(towns().readings("Springfield")[0].population)) <= 1, (fake, best)
+
+
+@prop
+@given(seed=seeds, where=st.sampled_from([("England", "GB"), ("Massachusetts", "US")]))
+def test_a_town_name_many_countries_share_takes_the_country_of_the_text(privacy_engine, seed, where):
+    from agent.substitute.towns import towns
+
+    region, country = where
+    result, _ = sanitize(privacy_engine, f"My grandmother still lives in Cambridge, {region}, near the river.", seed)
+    fake = sent_for(result, "Cambridge", Label.LOCATION)
+    assert towns().readings(fake)[0].country == country, fake
+
+
+@prop
+@given(seed=seeds)
+def test_an_address_town_stays_in_the_state_it_keeps(privacy_engine, seed):
+    from agent.substitute.towns import towns
+
+    result, _ = sanitize(privacy_engine, "Ship it to 42 Elm Street, Springfield, IL 62704 please.", seed)
+    address = next(e for e in result.entities if e.label is Label.ADDRESS)
+    number, rest = address.sent.split(" ", 1)
+    assert number[0] != "0" and rest.split(",")[0].endswith(" Street"), address.sent
+    town = address.sent.split(",")[1].strip()
+    assert any((t.country, t.region) == ("US", "IL") for t in towns().readings(town)), address.sent

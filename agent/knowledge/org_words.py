@@ -109,7 +109,7 @@ BRAND_WORDS = (
     "Happy", "Gentle", "Fresh", "Pure", "Swift", "Rapid", "Smart", "Bold", "Noble", "Grand", "Little", "Sunny",
     "Oak", "Pine", "Maple", "Cedar", "Willow", "Birch", "River", "Lake", "Harbor", "Summit", "Peak", "Valley",
     "Meadow", "Sun", "Star", "North", "Bridge", "Stone", "Rock", "Hill", "Ridge", "Spring", "Bay", "Coast",
-    "Shore", "View", "Vista", "Park", "Garden", "Field", "Brook", "Sky", "Light", "Crest", "Haven", "Point",
+    "Shore", "View", "Vista", "Grove", "Garden", "Field", "Brook", "Sky", "Light", "Crest", "Haven", "Point",
     "Wave", "Wind", "Leaf", "Crown", "Arrow", "Anchor", "Compass", "Beacon", "Lantern", "Orchard", "Smile", "Care",
 )
 

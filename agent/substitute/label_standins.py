@@ -70,7 +70,7 @@ def org(r: StandInRequest) -> str | None:
 
 
 def place(r: StandInRequest) -> str | None:
-    return fake_place(r.rng, r.real, r.is_free)
+    return fake_place(r.rng, r.real, r.is_free, r.text)
 
 
 def address(r: StandInRequest) -> str | None:

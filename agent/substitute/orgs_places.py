@@ -4,8 +4,8 @@ Organisations keep their legal suffix, trade and generic words ("Longport Police
 Department" -> "Ashford Police Department", "Bright Smile Dental" -> "Clear View Dental");
 only the distinctive words change, each for one of its kind, and the same word changes
 the same way everywhere in the conversation. Places keep their granularity:
-a country for a country, a US state for a state, a city for a city (in the same country
-when the city is known).
+a country for a country, a US state for a state, a town for a town of the same country
+and size (agent/substitute/towns.py).
 """
 
 from __future__ import annotations
@@ -16,42 +16,99 @@ import re
 from agent.entities import Label
 from agent.knowledge.names import lexicon
 from agent.knowledge.org_words import BRAND_WORDS, COMPANY_SUFFIX_WORDS, GENERIC_ORG_WORDS, INDUSTRY_WORDS
-from agent.knowledge.places import place_kind, places
+from agent.knowledge.geonames import geo_index
+from agent.knowledge.places import KNOWN_CITY_POPULATION, place_kind, places
 from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, fold
 from agent.substitute.rng import match_case
+from agent.substitute.towns import Town, places_named, size_class, towns
 
 
-def fake_place(rng: random.Random, value: str, is_free) -> str | None:
+def fake_place(rng: random.Random, value: str, is_free, text: str = "", *, same_region: bool = False) -> str | None:
+    """A place of the same kind; a town gets a town of the same country and size (and
+    region, with `same_region`: an address keeps its state code, so its town stays in it)."""
     data = places()
-    kind, country = place_kind(value)
-    if kind == "country":
-        pool = data["countries"]
-    elif kind == "state":
-        pool = data["us_states"]
-    elif kind == "continent":
-        pool = data["continents"]
-    elif kind == "region":
-        pool = data["regions"]
-    elif kind == "city":
-        pool = data["cities"].get(country or "", []) or data["all_cities"]
-    else:
-        # Unknown granularity: a district or a small town is most likely; a mid-size city
-        # is the closest realistic stand-in. Keep words like "County" or "Island".
+    kind, _ = place_kind(value)
+    pools = {"country": data["countries"], "state": data["us_states"], "continent": data["continents"],
+             "region": data["regions"]}
+    if kind in pools:
+        # A stand-in that reads as the same kind of place ("Nice" would read as a word);
+        # a country of about the same size (Portugal -> Greece, not a small territory).
+        options = [p for p in pools[kind] if fold(p) != fold(value)]
+        size = _population(value) if kind == "country" else 0
+        for factor in (3, 10):
+            if size:
+                options = [p for p in options if size / factor <= _population(p) <= size * factor] or options
+        for _ in range(30):
+            candidate = rng.choice(options)
+            if is_free(candidate) and place_kind(candidate)[0] == kind:
+                if value.lower().startswith("the ") and not candidate.lower().startswith("the "):
+                    candidate = value[:4] + candidate if kind in ("country", "region") else candidate
+                return match_case(value, candidate)
+        return None
+    town = towns().resolve(value, text)
+    if town is None:
+        # Not a town GeoNames lists (under 15,000 people, or a district). Keep words like
+        # "County" or "Island"; else a small town of the country the text is about.
         tail = re.search(r"\s+(County|City|Island|Islands|Province|District|Valley|Bay|Beach|Springs|Heights)$", value)
         if tail:
             base = rng.choice([n for n in lexicon().last_names("en_US") if n.isalpha()])
             candidate = base + tail.group()
             return candidate if is_free(candidate) else None
-        pool = data["all_cities"]
-    options = [p for p in pool if fold(p) != fold(value)]
-    for _ in range(30):
-        candidate = rng.choice(options)
-        if is_free(candidate):
-            if value.lower().startswith("the ") and not candidate.lower().startswith("the "):
-                candidate = value[:4] + candidate if kind in ("country", "region") else candidate
-            return match_case(value, candidate)
-    return None
+        countries, regions = places_named(text, leave_out=value)
+        # No country in sight: an American town, as for most texts Veil sees (English).
+        country = min(countries) if countries else "US"
+        region = next((r for c, r in sorted(regions) if c == country), "")
+        town = Town(value, country, region, 15_000)
+    return _town_like(rng, value, town, is_free, same_region=same_region)
+
+
+def _population(place: str) -> int:
+    found = geo_index().lookup(place)
+    return found.population if found is not None else 0
+
+
+def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_region: bool = False) -> str | None:
+    """Another town of the same country and a similar size, whose name reads as a town
+    of that country (its best-known reading is there; not a word, a first name or a
+    region; a big one a city the place lists know), written as plainly as the real one."""
+    index = towns()
+    wanted = size_class(town.population)
+    names = lexicon()
+    big = town.population >= KNOWN_CITY_POPULATION
+
+    def reads_as_town(candidate: Town, words: int | None) -> bool:
+        name = candidate.name
+        if fold(name) == fold(value) or not re.fullmatch(r"[^\W\d_]+(?:[ '’\-][^\W\d_]+)*", name):
+            return False
+        if words is not None and len(name.split()) != words:
+            return False
+        if value.isascii() and not name.isascii():
+            return False
+        if index.readings(name)[0].country != town.country:
+            return False
+        if is_common_word(name) or names.is_first_name(name.split()[0]):
+            return False
+        own_kind = place_kind(name)[0]
+        return own_kind == "city" if big else own_kind in ("city", "unknown")
+
+    same_country = index.of_country(town.country)
+    if same_region and town.region:
+        same_country = [t for t in same_country if t.region == town.region] or same_country
+    found: list[str] = []
+    # As many words as the real name first ("Springfield" -> "Skokie"), then any.
+    for words in (len(value.split()), None):
+        for widen in (0, 1, 2, 4):
+            # A few choices at the nearest size, not always the one city of that size.
+            pool = [t for t in same_country if abs(size_class(t.population) - wanted) <= widen]
+            for candidate in rng.sample(pool, min(len(pool), 60)):
+                if candidate.name not in found and reads_as_town(candidate, words) and is_free(candidate.name):
+                    found.append(candidate.name)
+                    if len(found) == 4:
+                        break
+            if len(found) >= 3 or (found and widen == 4):
+                return match_case(value, rng.choice(found))
+    return match_case(value, rng.choice(found)) if found else None
 
 
 def _org_word_map(conversation: Conversation) -> dict[str, str]:

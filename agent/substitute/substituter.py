@@ -20,6 +20,7 @@ from agent.knowledge.places import STREET_TYPE_PATTERN, place_kind, places
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute import formats
 from agent.substitute.id_standins import stand_in_for
+from agent.substitute.orgs_places import fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial
 from agent.substitute.rng import digits_into, match_case, rng_for, same_shape
 
@@ -168,7 +169,10 @@ class Substituter:
         def swap_street(match: re.Match[str]) -> str:
             token = match.group()
             if any(ch.isdigit() for ch in token):
-                return same_shape(rng, token)
+                number = same_shape(rng, token)
+                if token[0] in "123456789" and number[0] == "0":  # a house number has no leading zero
+                    number = rng.choice("123456789") + number[1:]
+                return number
             if street_types.match(token) or len(token) <= 2 or token.isupper():
                 return token
             return match_case(token, rng.choice(words))
@@ -181,6 +185,9 @@ class Substituter:
                 words_run
             )[0] in ("country", "state"):
                 return words_run  # "CA", "Uruguay": a region or country says little on its own
+            town = fake_place(rng, words_run, is_free, real, same_region=True)  # same country, region and size
+            if town:
+                return town
             same_length = [t for t in towns if len(t.split()) == len(words_run.split())] or towns
             return match_case(words_run, rng.choice(same_length))
 

