@@ -47,8 +47,9 @@ def test_a_docstring_paragraph_dense_with_identifiers_is_technical():
 
 
 def test_form_fields_are_not_configuration():
-    text = "Name: Ilse Marquardt\nPhone: 0171 555 0199\nFax:\nAddress: Lindenweg 4, Bremen"
+    text = 'Name: Ilse Marquardt\nPhone: 0171 555 0199\nFax:\nContact: "Bertil Akesson"\nAddress: Lindenweg 4, Bremen'
     assert not TechnicalZones(text).any()
+    assert TechnicalZones('"retries": 3,\nmax_wait = 20\ncache: {size: 10}').technical(0)
 
 
 @pytest.mark.parametrize("value", ["toString", "MyClass", "getUserName", "dXNlcjpwYXNzd29yZA"])

@@ -250,10 +250,10 @@ def _whole_paragraphs(lines: list[str], flags: list[bool]) -> list[bool]:
     return out
 
 
-# A configuration line: "key": ..., snake_key: ..., key: "quoted" / [list / {map / true.
-# ("Phone: 555 0134" and "Address:" are form fields, not configuration.)
+# A configuration line: "key": ..., snake_key: ..., dotted.key = ..., key: [list / {map / true.
+# ("Phone: 555 0134", 'Name: "Ann"' and "Address:" are form fields, not configuration.)
 _CONFIG_LINE = re.compile(
-    r"""^\s*(?:-\s+)?(?:["'][\w.\- ]+["']\s*:|[A-Za-z][\w\-]*[_.][\w.\-]*\s*[:=]|[\w\-]+\s*:\s*(?:["'\[{]|true\b|false\b|null\b))"""
+    r"""^\s*(?:-\s+)?(?:["'][\w.\-]+["']\s*:|[a-z][a-z0-9]*[_.][\w.\-]*\s*[:=]|[a-z][\w\-]*\s*:\s*(?:[\[{]|true\b|false\b|null\b))"""
 )
 _CODE_PUNCTUATION = re.compile(r"""[\[\]{}<>=;\\|&*+'"`$%^~]""")
 _LETTER = re.compile(r"[^\W\d_]")
