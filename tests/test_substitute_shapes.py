@@ -193,3 +193,55 @@ def test_an_address_town_stays_in_the_state_it_keeps(privacy_engine, seed):
     assert number[0] != "0" and rest.split(",")[0].endswith(" Street"), address.sent
     town = address.sent.split(",")[1].strip()
     assert any((t.country, t.region) == ("US", "IL") for t in towns().readings(town)), address.sent
+
+
+# -- e-mails and user names built from the person's stand-in ---------------------------
+def handle(name: str) -> str:
+    from agent.substitute.handles import handle_form
+
+    return handle_form(name)
+
+
+@prop
+@given(seed=seeds)
+def test_email_of_an_irish_name_follows_the_persons_stand_in(privacy_engine, seed):
+    text = "Contact Siobhan O'Connell at soconnell@gmail.com or siobhan.oconnell@harbourline.ie about the lease."
+    result, _ = sanitize(privacy_engine, text, seed)
+    first, last = sent_for(result, "Siobhan O'Connell", Label.PERSON).split()
+    assert sent_for(result, "soconnell@gmail.com", Label.EMAIL) == f"{handle(first)[0]}{handle(last)}@gmail.com"
+    local = sent_for(result, "siobhan.oconnell@harbourline.ie", Label.EMAIL).split("@")[0]
+    assert local == f"{handle(first)}.{handle(last)}"
+
+
+@prop
+@given(seed=seeds)
+def test_email_written_before_the_name_and_with_a_nickname(privacy_engine, seed):
+    from nicknames import NickNamer
+
+    result, _ = sanitize(privacy_engine, "Write to rob.mitchell@keystonegroup.com; Robert Mitchell handles refunds.", seed)
+    first, last = sent_for(result, "Robert Mitchell", Label.PERSON).split()
+    nick, _, surname = sent_for(result, "rob.mitchell@keystonegroup.com", Label.EMAIL).split("@")[0].partition(".")
+    assert surname == handle(last)
+    assert nick == handle(first) or nick in NickNamer().nicknames_of(first.casefold()), (nick, first)
+
+
+@prop
+@given(seed=seeds)
+def test_email_follows_a_person_mapped_in_an_earlier_message(privacy_engine, seed):
+    conversation = Conversation(seed=seed)
+    earlier, _ = sanitize(privacy_engine, "My landlord is Thomas O'Brien and he never answers.", conversation=conversation)
+    first, last = sent_for(earlier, "Thomas O'Brien", Label.PERSON).split()
+    later, _ = sanitize(privacy_engine, "I finally wrote to tobrien@yahoo.com yesterday.", conversation=conversation)
+    assert sent_for(later, "tobrien@yahoo.com", Label.EMAIL) == f"{handle(first)[0]}{handle(last)}@yahoo.com"
+
+
+@prop
+@given(seed=seeds)
+def test_email_of_a_surname_or_a_name_with_particles(privacy_engine, seed):
+    result, _ = sanitize(privacy_engine, "Please ask Mr. Henderson, henderson@brightpath.co.uk, for the keys.", seed)
+    surname = sent_for(result, "Henderson", Label.PERSON)
+    assert sent_for(result, "henderson@brightpath.co.uk", Label.EMAIL).split("@")[0] == handle(surname)
+    result, _ = sanitize(privacy_engine, "Our neighbour Anneke van der Berg (a.vanderberg@ziggo.nl) has the spare key.", seed)
+    fake = sent_for(result, "Anneke van der Berg", Label.PERSON)
+    local = sent_for(result, "a.vanderberg@ziggo.nl", Label.EMAIL).split("@")[0]
+    assert local == f"{handle(fake)[0]}.vander{handle(fake.split()[-1])}", (fake, local)

@@ -14,9 +14,14 @@ import random
 import re
 
 from agent.entities import Label
-from agent.knowledge.names import lexicon
-from agent.knowledge.org_words import BRAND_WORDS, COMPANY_SUFFIX_WORDS, GENERIC_ORG_WORDS, INDUSTRY_WORDS
 from agent.knowledge.geonames import geo_index
+from agent.knowledge.names import lexicon
+from agent.knowledge.org_words import (
+    BRAND_WORDS,
+    COMPANY_SUFFIX_WORDS,
+    GENERIC_ORG_WORDS,
+    INDUSTRY_WORDS,
+)
 from agent.knowledge.places import KNOWN_CITY_POPULATION, place_kind, places
 from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, fold

@@ -14,8 +14,14 @@ import unicodedata
 from dataclasses import dataclass
 
 from agent.entities import Label
-from agent.knowledge.names import NameLexicon, lexicon, script_of
-from agent.knowledge.person_words import FEMALE_TITLES, MALE_TITLES, NAME_PARTICLES, TITLE_PATTERN, parse_name
+from agent.knowledge.names import lexicon, script_of
+from agent.knowledge.person_words import (
+    FEMALE_TITLES,
+    MALE_TITLES,
+    NAME_PARTICLES,
+    TITLE_PATTERN,
+    parse_name,
+)
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute.rng import match_case
 
@@ -175,9 +181,10 @@ class PersonSurrogates:
             return candidate
         return None
 
-    def mapped_parts(self, entry: MapEntry) -> list[MappedPart]:
+    def mapped_parts(self, entry: MapEntry, *, with_particles: bool = False) -> list[MappedPart]:
         """The name parts of a person entry of the map with their stand-in parts (titles,
-        particles and initials left out); [] when they cannot be paired."""
+        particles and initials left out; `with_particles`: a surname with the particles
+        before it, "van der Berg"); [] when they cannot be paired."""
         if entry.label is not Label.PERSON or entry.real == entry.stand_in:
             return []
         real = parse_name(entry.real, None, self.names)
@@ -190,11 +197,15 @@ class PersonSurrogates:
             # One word: a title may have said which part it was; the stand-in was picked
             # to tell it (a surname no list has as a first name, or the other way round).
             roles = [self._role_of_stand_in(fake[0]) or roles[0]]
-        return [
-            MappedPart(part, role, stand_in)
-            for part, role, stand_in in zip(real.parts, roles, fake)
-            if role in ("first", "middle", "last")
-        ]
+        out = []
+        for i, (part, role, stand_in) in enumerate(zip(real.parts, roles, fake)):
+            if role not in ("first", "middle", "last"):
+                continue
+            start = i
+            while with_particles and role == "last" and start > 0 and roles[start - 1] == "particle":
+                start -= 1
+            out.append(MappedPart(" ".join(real.parts[start : i + 1]), role, " ".join(fake[start : i + 1])))
+        return out
 
     def _role_of_stand_in(self, token: str) -> str | None:
         first, last = self.names.is_first_name(token), self.names.is_last_name(token)

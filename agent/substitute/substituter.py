@@ -15,10 +15,10 @@ from agent.detect.table import label_row, row_of
 from agent.detect.validators import digits_of
 from agent.engine.local_tasks import SurrogateProposer
 from agent.entities import Action, Label, Span
-from agent.knowledge.person_words import parse_name
 from agent.knowledge.places import STREET_TYPE_PATTERN, place_kind, places
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute import formats
+from agent.substitute.handles import people_for_handles
 from agent.substitute.id_standins import stand_in_for
 from agent.substitute.orgs_places import fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial
@@ -222,23 +222,7 @@ class Substituter:
         return at + same_shape(rng, body)
 
     def _people(self, conversation: Conversation) -> list[tuple[str, str, str, str]]:
-        people = []
-        names = self.persons.names
-        for entry in conversation.entries:
-            if entry.label is not Label.PERSON or entry.action is not Action.REPLACE:
-                continue
-            real = parse_name(entry.real, None, names)
-            fake = entry.stand_in.split()[len(real.titles):]
-            fake = fake[: len(real.parts)]
-            if len(fake) != len(real.parts) or not real.parts:
-                continue
-            if len(real.parts) == 1:
-                if real.roles[0] == "first":
-                    people.append((real.parts[0], "", fake[0], ""))
-            else:
-                people.append((real.parts[0], real.parts[-1], fake[0], fake[-1]))
-        # Full names first: "sarah.mitchell" should match Sarah Mitchell, not a lone "Sarah".
-        return sorted(people, key=lambda p: not p[1])
+        return people_for_handles(conversation, self.persons)
 
     def _domain_map(self, conversation: Conversation) -> dict[str, str]:
         mapping = {}
