@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 from agent.config import Settings
 from desktop import icons
 from desktop.clipboard_actions import RESTORE, SANITIZE, ClipboardActions, Report
+from desktop.dialogs import bring_to_front
 from desktop.first_run import FirstRun
 from desktop.hotkeys import HotkeyBridge
 from desktop.state import AppState, VaultPhase
@@ -268,9 +269,7 @@ class VeilApp(QObject):
 
         dialog.submitted.connect(submitted)
         dialog.rejected.connect(cancelled)
-        dialog.show()
-        dialog.raise_()
-        dialog.activateWindow()
+        bring_to_front(dialog)
 
     def ensure_vault(self, then: Callable[[], None]) -> None:
         """Run `then` once the vault is open, asking to unlock it if needed."""
@@ -341,9 +340,7 @@ class VeilApp(QObject):
             if self.hotkey_message:
                 self.chat.show_info(self.hotkey_message)
             self.chat.refresh_conversations()
-        self.chat.show()
-        self.chat.raise_()
-        self.chat.activateWindow()
+        bring_to_front(self.chat)
 
     def open_files(self) -> None:
         """The Files window (veil files): sanitize files and folders into a project's map."""
@@ -354,9 +351,7 @@ class VeilApp(QObject):
         if self.files_window is None:
             self.files_window = FilesWindow(self.state.store, self.state.settings)
         self.files_window.store = self.state.store  # the vault may have been opened since
-        self.files_window.show()
-        self.files_window.raise_()
-        self.files_window.activateWindow()
+        bring_to_front(self.files_window)
 
     def open_settings(self) -> None:
         from desktop.settings_dialog import SettingsDialog
@@ -368,9 +363,7 @@ class VeilApp(QObject):
             self.settings_dialog.set_hotkey_status(self.hotkey_message)
             self.settings_dialog.hotkeys_tab.recording.connect(self.hotkeys.suspend)
             self.settings_dialog.finished.connect(self._settings_closed)
-        self.settings_dialog.show()
-        self.settings_dialog.raise_()
-        self.settings_dialog.activateWindow()
+        bring_to_front(self.settings_dialog)
 
     def _settings_closed(self, *_: object) -> None:
         dialog, self.settings_dialog = self.settings_dialog, None

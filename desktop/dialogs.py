@@ -1,4 +1,5 @@
-"""Small dialogs: unlocking the vault, choosing a new passphrase, confirmations."""
+"""Small dialogs: unlocking the vault, choosing a new passphrase, confirmations; and
+bringing a window to the front."""
 
 from __future__ import annotations
 
@@ -110,3 +111,11 @@ def confirm(parent: QWidget | None, title: str, text: str, action: str, *, destr
     box.setDefaultButton(cancel)  # Enter must not destroy data by accident
     box.exec()
     return box.clickedButton() is yes
+
+
+def bring_to_front(window: QWidget) -> None:
+    """Show a window (or dialog) above the others with the keyboard focus, as a click on
+    the tray or a second `veil` start asks for."""
+    window.show()
+    window.raise_()
+    window.activateWindow()

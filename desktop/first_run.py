@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDialog, QSystemTrayIcon
 
 from agent.config import ConfigError
 from agent.providers.kinds import provider_name
+from desktop.dialogs import bring_to_front
 
 if TYPE_CHECKING:
     from desktop.app_host import AppHost
@@ -33,8 +34,7 @@ class FirstRun:
         from desktop.wizard import FirstRunWizard, wizard_facts
 
         if self.wizard is not None:
-            self.wizard.raise_()
-            self.wizard.activateWindow()
+            bring_to_front(self.wizard)
             return
         app = self.app
         wizard = FirstRunWizard(app.state.settings, app.background, **wizard_facts())
@@ -60,9 +60,7 @@ class FirstRun:
             app.state.open_vault(on_done=self._vault_open)
 
         wizard.finished.connect(finished)
-        wizard.show()
-        wizard.raise_()
-        wizard.activateWindow()
+        bring_to_front(wizard)
 
     def _cancelled(self) -> None:
         app = self.app

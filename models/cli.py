@@ -8,6 +8,8 @@ import sys
 import threading
 from pathlib import Path
 
+from agent.sizes import human_size
+
 
 def register(subcommands: argparse._SubParsersAction) -> None:
     parser = subcommands.add_parser(
@@ -53,17 +55,6 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
 
 
-def _human(n: int | None) -> str:
-    if n is None:
-        return "?"
-    size = float(n)
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit in ("B", "KB") else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{n} B"
-
-
 def _current(settings) -> str:
     return settings.local_model.path or settings.local_model.name
 
@@ -93,10 +84,10 @@ def _list(args: argparse.Namespace) -> int:
     for e in catalog:
         state = "installed" if e.is_installed() else ("bundled" if e.is_bundled else "-")
         mark = "* " if e.name == current else "  "
-        print(f"{mark}{e.name:28} {_human(e.size):>9}  {e.licence[:28]:28} {', '.join(e.tasks) or '-':38} {state}")
+        print(f"{mark}{e.name:28} {human_size(e.size):>9}  {e.licence[:28]:28} {', '.join(e.tasks) or '-':38} {state}")
     for m in extra:
         mark = "* " if str(m.path) == current else "  "
-        print(f"{mark}{m.path.name:28} {_human(m.size):>9}  (not in the catalog)")
+        print(f"{mark}{m.path.name:28} {human_size(m.size):>9}  (not in the catalog)")
     if current and not catalog.find(current) and not any(str(m.path) == current for m in extra):
         print(f"* current: {current}")
     return 0
@@ -121,7 +112,7 @@ def _download(args: argparse.Namespace) -> int:
     def show(p: Progress) -> None:
         pct = f"{100 * p.fraction:5.1f}%" if p.fraction is not None else "     "
         eta = f"ETA {int(p.eta_s // 60)}:{int(p.eta_s % 60):02d}" if p.eta_s is not None else ""
-        line = f"{entry.name}: {pct} {_human(p.downloaded)} of {_human(p.total)} at {_human(int(p.rate_bps))}/s {eta}"
+        line = f"{entry.name}: {pct} {human_size(p.downloaded)} of {human_size(p.total)} at {human_size(int(p.rate_bps))}/s {eta}"
         with lock:
             if tty:
                 print(f"\r{line:78}", end="", file=sys.stderr, flush=True)
@@ -130,7 +121,7 @@ def _download(args: argparse.Namespace) -> int:
 
     cancel = CancelToken()
     what = "assembling" if entry.is_bundled else f"downloading {entry.url}"
-    print(f"{what} ({_human(entry.size)}) ...", file=sys.stderr)
+    print(f"{what} ({human_size(entry.size)}) ...", file=sys.stderr)
     try:
         path = install(entry, progress=show, cancel=cancel, allow_unverified=args.allow_unverified)
     except KeyboardInterrupt:
@@ -216,7 +207,7 @@ def _info(args: argparse.Namespace) -> int:
         ("context length", str(info.context_length or "unknown")),
         ("chat template", "yes" if info.has_chat_template else "no (base model: few-shot prompts)"),
         ("licence", info.licence or (entry.licence if entry else "unknown")),
-        ("file size", _human(info.file_size)),
+        ("file size", human_size(info.file_size)),
     ]
     if entry is not None:
         rows.append(("good for", ", ".join(entry.tasks) or "-"))

@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+# The desktop tests' fixtures (offscreen Qt, the shared engine, the app, the X server).
+pytest_plugins = ("desktop_support",)
+
 
 def test_cache_dir() -> Path:
     path = Path(os.environ.get("VEIL_TEST_CACHE") or Path(tempfile.gettempdir()) / "veil-test-cache")

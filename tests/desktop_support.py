@@ -1,4 +1,8 @@
-"""Fixtures and helpers for the desktop tests (tests/test_desktop_*.py).
+"""Fixtures and helpers for the desktop tests (tests/test_desktop_*.py, test_files_drop.py).
+
+tests/conftest.py loads this module as a plugin, so its fixtures (shared_engine,
+desktop_env, fake_openai, veil, memory_keyring, xserver) need no import; test modules
+import the helpers they call.
 
 Widget tests run on Qt's offscreen platform in the pytest process, with the real
 privacy engine (one helper process shared by the session: it keeps no state between
@@ -14,19 +18,26 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+# Before any QApplication exists (the X tests give their app processes "xcb").
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
 import keyring
 import keyring.backends.fail
 import pytest
+from vault_support import memory_keyring  # noqa: F401  (a fixture: the in-memory keyring)
 from xserver_support import X_TOOLS, XServer, require_x_tools
 
 REPO = Path(__file__).resolve().parent.parent
 TEST_PASSPHRASE = "a test passphrase"
+PROMPT = "Draft a short reply to Sarah Mitchell (sarah.m@globaltech.com) about the invoice."
 
 
 # -- the shared engine ---------------------------------------------------------------------------
@@ -48,6 +59,8 @@ def desktop_env(veil_home, monkeypatch):
     monkeypatch.setenv("VEIL_PASSPHRASE", TEST_PASSPHRASE)
     monkeypatch.delenv("VEIL_API_KEY", raising=False)
     monkeypatch.delenv("XDG_SESSION_TYPE", raising=False)
+    # Never the user's session bus: a desktop portal there would show real shortcut dialogs.
+    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/veil-tests-bus")
     previous = keyring.get_keyring()
     keyring.set_keyring(keyring.backends.fail.Keyring())
     yield veil_home
@@ -108,6 +121,14 @@ def stop_app(veil) -> None:
     QApplication.processEvents()
 
 
+@pytest.fixture
+def veil(qtbot, desktop_env, shared_engine, fake_openai):
+    """The app with its chat window open, answering through the fake OpenAI-compatible server."""
+    app = start_app(qtbot, shared_engine, app_settings(fake_openai.base_url))
+    yield app
+    stop_app(app)
+
+
 def type_and_preview(qtbot, chat, text: str, timeout: int = 20000):
     """Put text in the composer and wait for its preview (the debounced worker call)."""
     chat.composer.setPlainText(text)
@@ -156,6 +177,45 @@ def wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):
             return value
         time.sleep(interval)
     return predicate()
+
+
+def veil_env(server: XServer, home: Path, **extra: str) -> dict[str, str]:
+    """The environment of a `veil` process on the X server, with the test's vault."""
+    return server.env(VEIL_HOME=str(home), VEIL_PASSPHRASE=TEST_PASSPHRASE, VEIL_LOG="info",
+                      PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring", **extra)
+
+
+def start_veil(server: XServer, home: Path, *args: str, **extra: str) -> tuple[subprocess.Popen, Path]:
+    """`veil ARGS` (the real app) on the X server, set up and answering with the local
+    model; returns the process and its log file."""
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    (home / "config" / "config.toml").write_text('first_run_done = true\n[provider]\nkind = "local"\n')
+    log = home / "veil.log"
+    with open(log, "wb") as out:  # the child keeps its own copy of the descriptor
+        process = subprocess.Popen([sys.executable, "-m", "desktop.launcher", *args], cwd=REPO,
+                                   env=veil_env(server, home, **extra), stdout=out, stderr=subprocess.STDOUT)
+    return process, log
+
+
+def log_has(log: Path, pattern: str) -> re.Match | None:
+    return re.search(pattern, log.read_text(errors="replace")) if log.exists() else None
+
+
+def wait_ready(log: Path) -> None:
+    """The app's engine and vault are up (it logs both)."""
+    assert wait_for(lambda: log_has(log, r"engine ready"), 120), log.read_text()
+    assert wait_for(lambda: log_has(log, r"vault open"), 30), log.read_text()
+
+
+def stop_veil(process: subprocess.Popen, log: Path) -> None:
+    """SIGTERM, as a logout does: the app must quit cleanly (exit code 0)."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        code = process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        code = process.wait()
+    assert code == 0, log.read_text()
 
 
 def free_port() -> int:

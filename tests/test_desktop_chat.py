@@ -8,29 +8,11 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any QApplication exists
-
 import pytest
-from desktop_support import (  # noqa: F401  (fixtures)
-    app_settings,
-    desktop_env,
-    fake_openai,
-    shared_engine,
-    start_app,
-    stop_app,
-    type_and_preview,
-    wait_answer,
-)
+from desktop_support import app_settings, start_app, stop_app, type_and_preview, wait_answer
 from provider_fakes import last_user_text
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-def veil(qtbot, desktop_env, shared_engine, fake_openai):
-    app = start_app(qtbot, shared_engine, app_settings(fake_openai.base_url))
-    yield app
-    stop_app(app)
 
 
 def pick_with_keys(qtbot, combo, kind: str) -> None:
@@ -154,8 +136,8 @@ def document_tables(document):
 def test_answers_render_markdown_with_restored_values_highlighted(qtbot, veil, fake_openai):
     """Issue 15.3: headings, lists, tables and code blocks are rendered (no raw ##, ** or
     pipes), and the restored values inside them are still highlighted and hoverable."""
-    from PySide6.QtGui import QGuiApplication
     from provider_fakes import Reply
+    from PySide6.QtGui import QGuiApplication
 
     chat = veil.chat
     draft = type_and_preview(qtbot, chat, "Plan a reply to Sarah Mitchell (sarah.m@globaltech.com).")
@@ -194,49 +176,72 @@ def test_answers_render_markdown_with_restored_values_highlighted(qtbot, veil, f
     assert QGuiApplication.clipboard().text() == 'send(to="sarah.m@globaltech.com")'
 
 
-def test_streamed_markdown_matches_the_whole_answer_and_keeps_finished_blocks(qtbot):
-    """Streaming re-renders only the last open block; the result is the same document as
-    rendering the whole answer at once."""
+def spans_of(text: str, value: str) -> list[tuple[int, int]]:
+    """Where `value` stands in `text` (start, end), in order."""
+    spans, start = [], text.find(value)
+    while start >= 0:
+        spans.append((start, start + len(value)))
+        start = text.find(value, start + 1)
+    return spans
+
+
+def rendered_at_once(qtbot, text: str, marks, timeout: int = 10000):
+    from desktop.markdown_view import MarkdownView
+
+    view = MarkdownView()
+    qtbot.addWidget(view)
+    view.set_content(text, marks)
+    qtbot.waitUntil(lambda: not view.rendering, timeout=timeout)
+    return view
+
+
+def rendered_streaming(qtbot, text: str, spans, mark, *, seed: int, sizes: tuple[int, int], timeout: int = 10000,
+                       watch=None):
+    """`text` appended in random chunks (sizes: shortest and longest), every chunk rendered
+    at once (as if the rate limit let each one through: the worst case). `mark(s, e, offset)`
+    makes a span's Mark for a chunk starting at `offset`; `watch(view)` runs before the first."""
     import random
 
     from desktop.markdown_view import MarkdownView
+
+    view = MarkdownView()
+    qtbot.addWidget(view)
+    if watch is not None:
+        watch(view)
+    rng, position = random.Random(seed), 0
+    while position < len(text):
+        end = min(len(text), position + rng.randint(*sizes))
+        for s, e in spans:  # the restorer never splits a restored value across chunks
+            if s < end < e:
+                end = e
+        view.append_content(text[position:end], [mark(s, e, position) for s, e in spans
+                                                  if s >= position and e <= end])
+        position = end
+        view._timer.stop()
+        view._tick()
+    view.finish()
+    qtbot.waitUntil(lambda: not view.rendering, timeout=timeout)
+    return view
+
+
+def test_streamed_markdown_matches_the_whole_answer_and_keeps_finished_blocks(qtbot):
+    """Streaming re-renders only the last open block; the result is the same document as
+    rendering the whole answer at once."""
+
     from desktop.textview import Mark
 
     text = "\n\n".join(
         f"### Part {i}\n\nAnna Berg wrote *item {i}*:\n\n- one\n- two with `x{i}`\n\n| a | b |\n|--|--|\n| Anna Berg | {i} |"
         for i in range(40)) + "\n\n```\nlast Anna Berg\n```\n"
-    spans = []
-    start = text.find("Anna Berg")
-    while start >= 0:
-        spans.append((start, start + 9))
-        start = text.find("Anna Berg", start + 1)
+    spans = spans_of(text, "Anna Berg")
 
     def mark(s, e, offset=0):
         return Mark(s - offset, e - offset, "PERSON", "restored", "restored: Anna Berg", ("Anna Berg", s))
 
-    whole = MarkdownView()
-    qtbot.addWidget(whole)
-    whole.set_content(text, [mark(s, e) for s, e in spans])
-    qtbot.waitUntil(lambda: not whole.rendering, timeout=10000)
-
-    streamed = MarkdownView()
-    qtbot.addWidget(streamed)
+    whole = rendered_at_once(qtbot, text, [mark(s, e) for s, e in spans])
     removals = []
-    streamed.document().contentsChange.connect(lambda position, removed, added: removals.append(removed))
-    rng = random.Random(7)
-    position = 0
-    while position < len(text):
-        end = min(len(text), position + rng.randint(1, 40))
-        for s, e in spans:  # the restorer never splits a restored value across chunks
-            if s < end < e:
-                end = e
-        streamed.append_content(text[position:end], [mark(s, e, position) for s, e in spans
-                                                     if s >= position and e <= end])
-        position = end
-        streamed._timer.stop()
-        streamed._tick()  # as if the rate limit let every chunk through: the worst case
-    streamed.finish()
-    qtbot.waitUntil(lambda: not streamed.rendering, timeout=10000)
+    streamed = rendered_streaming(qtbot, text, spans, mark, seed=7, sizes=(1, 40), watch=lambda view: (
+        view.document().contentsChange.connect(lambda position, removed, added: removals.append(removed))))
     assert streamed.document().toHtml() == whole.document().toHtml()
     assert [(s, e) for s, e, _ in streamed._spans] == [(s, e) for s, e, _ in whole._spans]
     assert len(streamed._spans) == len(spans)
@@ -272,43 +277,21 @@ def test_an_oversize_block_is_drawn_line_by_line_with_its_highlights(qtbot):
     """A paragraph or code block longer than LARGE_BLOCK is not parsed again at every chunk
     (that would freeze the window): it is drawn line by line, highlights included, and
     streamed or shown at once it comes out the same."""
-    import random
 
-    from desktop.markdown_view import LARGE_BLOCK, MarkdownView
+    from desktop.markdown_view import LARGE_BLOCK
     from desktop.textview import Mark
 
     lines = [f"Ticket {i}: Anna Berg asked about invoice {i} again" for i in range(300)]
     code = "\n".join(f"notify('Anna Berg', {i})" for i in range(300))
     text = "# Intro\n\n" + "\n".join(lines) + "\n\nmiddle *part*\n\n```py\n" + code + "\n```\n\nend **bold**"
     assert len("\n".join(lines)) > LARGE_BLOCK and len(code) > LARGE_BLOCK
-    spans = []
-    start = text.find("Anna Berg")
-    while start >= 0:
-        spans.append((start, start + 9))
-        start = text.find("Anna Berg", start + 1)
+    spans = spans_of(text, "Anna Berg")
 
     def mark(s, e, offset=0):
         return Mark(s - offset, e - offset, "PERSON", "restored", "restored", s)
 
-    whole = MarkdownView()
-    qtbot.addWidget(whole)
-    whole.set_content(text, [mark(s, e) for s, e in spans])
-    qtbot.waitUntil(lambda: not whole.rendering, timeout=20000)
-    streamed = MarkdownView()
-    qtbot.addWidget(streamed)
-    rng, position = random.Random(5), 0
-    while position < len(text):
-        end = min(len(text), position + rng.randint(10, 80))
-        for s, e in spans:
-            if s < end < e:
-                end = e
-        streamed.append_content(text[position:end], [mark(s, e, position) for s, e in spans
-                                                     if s >= position and e <= end])
-        position = end
-        streamed._timer.stop()
-        streamed._tick()
-    streamed.finish()
-    qtbot.waitUntil(lambda: not streamed.rendering, timeout=20000)
+    whole = rendered_at_once(qtbot, text, [mark(s, e) for s, e in spans], timeout=20000)
+    streamed = rendered_streaming(qtbot, text, spans, mark, seed=5, sizes=(10, 80), timeout=20000)
     for view in (whole, streamed):
         shown = view.document().toPlainText().split("\n")
         assert shown[0] == "Intro" and shown[1] == lines[0] and lines[-1] in shown
@@ -431,7 +414,15 @@ def every_text(window) -> str:
     """All the text a person or a screen reader can get from the window: widget texts,
     list and combo items, tooltips, accessible names and values, the title."""
     from PySide6.QtGui import QAccessible
-    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit, QListWidget, QPlainTextEdit, QTextEdit
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QComboBox,
+        QLabel,
+        QLineEdit,
+        QListWidget,
+        QPlainTextEdit,
+        QTextEdit,
+    )
     from PySide6.QtWidgets import QWidget as Widget
 
     texts = [window.windowTitle()]
@@ -728,8 +719,8 @@ def test_screenshot_markdown_answer_with_highlights(qtbot, veil, fake_openai, sh
 
 
 def test_screenshot_error_banner(qtbot, veil, fake_openai, shot_dir):
-    from PySide6.QtGui import QColor
     from provider_fakes import Fail
+    from PySide6.QtGui import QColor
     from test_providers_errors import NGINX_502
 
     chat = veil.chat

@@ -6,55 +6,29 @@ Ctrl+Alt+Z behave (item 7)."""
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from desktop_support import REPO, TEST_PASSPHRASE, wait_for, xclip_get, xclip_set, xserver  # noqa: F401
+from desktop_support import (
+    REPO,
+    log_has,
+    start_veil,
+    stop_veil,
+    veil_env,
+    wait_for,
+    wait_ready,
+    xclip_get,
+    xclip_set,
+)
 
 pytestmark = [pytest.mark.xvfb, pytest.mark.gui]
 
 TICKET = ("Hello, this is Ines Albuquerque (ines.albuquerque@tagus-labs.pt). My refund for order "
           "5521 has not arrived.")
 REALS = ("Ines Albuquerque", "ines.albuquerque@tagus-labs.pt")
-
-
-def veil_env(server, home: Path, **extra: str) -> dict[str, str]:
-    return server.env(VEIL_HOME=str(home), VEIL_PASSPHRASE=TEST_PASSPHRASE, VEIL_LOG="info",
-                      PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring", **extra)
-
-
-def start_app(server, home: Path, **extra: str) -> tuple[subprocess.Popen, Path]:
-    (home / "config").mkdir(parents=True, exist_ok=True)
-    (home / "config" / "config.toml").write_text('first_run_done = true\n[provider]\nkind = "local"\n')
-    log = home / "veil.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "desktop.launcher", "--tray"], cwd=REPO,
-                                   env=veil_env(server, home, **extra), stdout=out, stderr=subprocess.STDOUT)
-    return process, log
-
-
-def log_has(log: Path, pattern: str):
-    return re.search(pattern, log.read_text(errors="replace")) if log.exists() else None
-
-
-def wait_ready(log: Path) -> None:
-    assert wait_for(lambda: log_has(log, r"engine ready"), 120), log.read_text()
-    assert wait_for(lambda: log_has(log, r"vault open"), 30), log.read_text()
-
-
-def stop(process: subprocess.Popen, log: Path) -> None:
-    process.send_signal(signal.SIGTERM)
-    try:
-        code = process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        code = process.wait()
-    assert code == 0, log.read_text()
 
 
 def clipboard_command(server, home: Path, action: str) -> subprocess.CompletedProcess:
@@ -69,13 +43,14 @@ def stand_ins(sanitized: str) -> tuple[str, str]:
     return found.group(1), found.group(2)
 
 
-def test_clipboard_commands_reach_the_running_app(xserver, tmp_path):  # noqa: F811
+def test_clipboard_commands_reach_the_running_app(xserver, tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     nobody = clipboard_command(xserver, home, "sanitize")
     assert nobody.returncode == 2 and "Veil is not running" in nobody.stderr and "Traceback" not in nobody.stderr
     # As on Wayland: no global hotkeys (and no portal on this bus-less session), the commands instead.
-    process, log = start_app(xserver, home, XDG_SESSION_TYPE="wayland", DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent")
+    process, log = start_veil(xserver, home, "--tray", XDG_SESSION_TYPE="wayland",
+                              DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent")
     try:
         wait_ready(log)
         assert wait_for(lambda: log_has(log, r"veil clipboard sanitize"), 30), log.read_text()
@@ -99,13 +74,13 @@ def test_clipboard_commands_reach_the_running_app(xserver, tmp_path):  # noqa: F
         nothing = clipboard_command(xserver, home, "undo")
         assert nothing.returncode == 1 and "Nothing to undo" in nothing.stderr
     finally:
-        stop(process, log)
+        stop_veil(process, log)
 
 
-def test_hotkeys_pressed_twice_and_undo_with_real_keys(xserver, tmp_path):  # noqa: F811
+def test_hotkeys_pressed_twice_and_undo_with_real_keys(xserver, tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    process, log = start_app(xserver, home)
+    process, log = start_veil(xserver, home, "--tray")
     try:
         assert wait_for(lambda: log_has(log, r"global hotkeys: sanitize <ctrl>\+<alt>\+s, restore <ctrl>\+<alt>\+r, "
                                              r"undo <ctrl>\+<alt>\+z"), 30), log.read_text()
@@ -122,6 +97,6 @@ def test_hotkeys_pressed_twice_and_undo_with_real_keys(xserver, tmp_path):  # no
         assert wait_for(lambda: xclip_get(xserver) == TICKET, 30), log.read_text()
         assert log_has(log, r"Clipboard: sanitize undone")
     finally:
-        stop(process, log)
+        stop_veil(process, log)
     raw = b"".join(p.read_bytes() for p in (home / "data").glob("vault.db*"))
     assert b"Albuquerque" not in raw  # undo kept the text in memory only

@@ -8,34 +8,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any QApplication exists
-
 import pytest
-from desktop_support import (  # noqa: F401  (fixtures)
-    app_settings,
-    desktop_env,
-    fake_openai,
-    shared_engine,
-    start_app,
-    stop_app,
-    type_and_preview,
-    wait_answer,
-)
+from desktop_support import PROMPT, app_settings, start_app, stop_app, type_and_preview, wait_answer
 
 pytestmark = pytest.mark.gui
 
-PROMPT = "Draft a short reply to Sarah Mitchell (sarah.m@globaltech.com) about the invoice."
 KEY = "sk-wizard-key-000111"
-
-
-@pytest.fixture
-def memory_keyring():
-    import keyring
-    from vault_support import MemoryKeyring
-
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    return backend
 
 
 def first_run_settings():

@@ -10,8 +10,6 @@ import os
 import shutil
 import subprocess
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any QApplication exists
-
 import pytest
 
 pytestmark = pytest.mark.gui

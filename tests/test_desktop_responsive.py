@@ -8,23 +8,11 @@ rendered in slices, and answer chunks are coalesced before they reach the UI thr
 
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
 import json
 import time
 
 import pytest
-from desktop_support import (  # noqa: F401  (fixtures)
-    app_settings,
-    desktop_env,
-    fake_openai,
-    shared_engine,
-    start_app,
-    stop_app,
-    wait_answer,
-)
+from desktop_support import app_settings, start_app, stop_app, wait_answer
 from provider_fakes import Reply, last_user_text
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]

@@ -7,40 +7,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any QApplication exists
-
 import pytest
-from desktop_support import (  # noqa: F401  (fixtures)
-    app_settings,
-    desktop_env,
-    fake_openai,
-    shared_engine,
-    start_app,
-    stop_app,
-    type_and_preview,
-    wait_answer,
-)
+from desktop_support import PROMPT, type_and_preview, wait_answer
 
 pytestmark = pytest.mark.gui
 
-PROMPT = "Draft a short reply to Sarah Mitchell (sarah.m@globaltech.com) about the invoice."
-
-
-@pytest.fixture
-def veil(qtbot, desktop_env, shared_engine, fake_openai):
-    app = start_app(qtbot, shared_engine, app_settings(fake_openai.base_url))
-    yield app
-    stop_app(app)
-
-
-@pytest.fixture
-def memory_keyring():
-    import keyring
-    from vault_support import MemoryKeyring
-
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    return backend
 
 
 def test_settings_test_connection_key_policy_and_save(qtbot, veil, fake_openai, memory_keyring, shared_engine):

@@ -5,17 +5,11 @@ server on loopback."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any QApplication exists
 
 import pytest
-from desktop_support import (  # noqa: F401  (fixtures)
-    TEST_PASSPHRASE,
+from desktop_support import (
+    PROMPT,
     app_settings,
-    desktop_env,
-    fake_openai,
-    shared_engine,
     start_app,
     stop_app,
     type_and_preview,
@@ -26,14 +20,6 @@ from timing_checks import no_runaway
 
 pytestmark = pytest.mark.gui
 
-PROMPT = "Draft a short reply to Sarah Mitchell (sarah.m@globaltech.com) about the invoice."
-
-
-@pytest.fixture
-def veil(qtbot, desktop_env, shared_engine, fake_openai):
-    app = start_app(qtbot, shared_engine, app_settings(fake_openai.base_url))
-    yield app
-    stop_app(app)
 
 
 def stand_in_for(draft, real: str) -> str:

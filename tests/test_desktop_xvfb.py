@@ -11,21 +11,22 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from desktop_support import (  # noqa: F401  (fixtures)
+from desktop_support import (
     REPO,
-    TEST_PASSPHRASE,
+    log_has,
     run_driver,
+    start_veil,
+    stop_veil,
     wait_for,
+    wait_ready,
     xclip_get,
     xclip_set,
-    xserver,
 )
 from provider_fakes import FakeProvider, Reply, last_user_text
 from timing_checks import no_runaway
@@ -119,25 +120,6 @@ def test_journey_2_chat_preview_keep_replace_send_restored_answer(xserver, tmp_p
 
 
 # -- journey 3: copy anywhere, Ctrl+Alt+S, paste into an LLM, copy back, Ctrl+Alt+R ---------------
-def write_config(home: Path) -> None:
-    (home / "config").mkdir(parents=True, exist_ok=True)
-    (home / "config" / "config.toml").write_text('first_run_done = true\n[provider]\nkind = "local"\n')
-
-
-def start_veil(xserver, home: Path, *args: str) -> tuple[subprocess.Popen, Path]:
-    log = home / "veil.log"
-    env = xserver.env(VEIL_HOME=str(home), VEIL_PASSPHRASE=TEST_PASSPHRASE, VEIL_LOG="info",
-                      PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
-    with open(log, "wb") as out:  # the child keeps its own copy of the descriptor
-        process = subprocess.Popen([sys.executable, "-m", "desktop.launcher", *args], env=env, cwd=REPO,
-                                   stdout=out, stderr=subprocess.STDOUT)
-    return process, log
-
-
-def log_has(log: Path, pattern: str) -> re.Match | None:
-    return re.search(pattern, log.read_text(errors="replace")) if log.exists() else None
-
-
 def docked_in(display_name: str, containers: set[int], wm_class: str) -> bool:
     """True when a window of this WM_CLASS has one of `containers` among its ancestors."""
     from Xlib import display as xdisplay  # python-xlib, installed with pynput
@@ -166,7 +148,6 @@ def docked_in(display_name: str, containers: set[int], wm_class: str) -> bool:
 
 def test_journey_3_clipboard_hotkeys_in_the_real_app(xserver, tmp_path):
     home = tmp_path / "home"
-    write_config(home)
     began = time.perf_counter()
     process, log = start_veil(xserver, home, "--tray")
     try:
@@ -178,8 +159,7 @@ def test_journey_3_clipboard_hotkeys_in_the_real_app(xserver, tmp_path):
                                                 capture_output=True, text=True, check=True).stdout.split()}
         assert wait_for(lambda: docked_in(xserver.display, trayer, "veil"), 10), "no Veil icon inside trayer"
         assert wait_for(lambda: log_has(log, r"global hotkeys: sanitize <ctrl>\+<alt>\+s"), 30), log.read_text()
-        assert wait_for(lambda: log_has(log, r"engine ready"), 120), log.read_text()
-        assert wait_for(lambda: log_has(log, r"vault open"), 30), log.read_text()
+        wait_ready(log)
 
         ticket = ("Hi, I'm Priya Raman (priya.raman@acme-corp.com, +44 20 7946 0958).\n"
                   "The refund for my order 5521 has not arrived yet.")
@@ -209,13 +189,7 @@ def test_journey_3_clipboard_hotkeys_in_the_real_app(xserver, tmp_path):
                                 env=xserver.env(VEIL_HOME=str(home), VEIL_LOG="info"), capture_output=True, text=True)
         assert second.returncode == 0 and "already running" in second.stderr
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            code = process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            code = process.wait()
-    assert code == 0, log.read_text()
+        stop_veil(process, log)
     # The map is in the vault (clipboard conversation of the day), encrypted on disk.
     raw = (home / "data" / "vault.db").read_bytes()
     assert b"Priya Raman" not in raw and b"priya.raman" not in raw

@@ -3,24 +3,10 @@ through the preview, the send and the restore like typed text)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from desktop_support import desktop_env, fake_openai, shared_engine  # noqa: F401  (fixtures)
 from files_support import make_docx
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-def veil_app(qtbot, desktop_env, shared_engine, fake_openai):  # noqa: F811
-    from desktop_support import app_settings, start_app, stop_app
-
-    app = start_app(qtbot, shared_engine, app_settings(fake_openai.base_url))
-    yield app
-    stop_app(app)
 
 
 def _drop(pane, paths) -> None:
@@ -67,11 +53,11 @@ def test_unsupported_drop_says_why(qtbot, tmp_path):
     assert "can attach" in pane.warning_label.text() and pane.warning_label.isVisible()
 
 
-def test_dropped_file_is_previewed_sent_sanitized_and_the_answer_restored(qtbot, veil_app, fake_openai, tmp_path):  # noqa: F811
+def test_dropped_file_is_previewed_sent_sanitized_and_the_answer_restored(qtbot, veil, fake_openai, tmp_path):
     from desktop_support import wait_answer
     from provider_fakes import Reply, last_user_text
 
-    chat = veil_app.chat
+    chat = veil.chat
     note = tmp_path / "visit.txt"
     note.write_text("Visit notes: Marguerite Okonkwo (m.okonkwo@brightfield-legal.com) called about her lease.\n",
                     encoding="utf-8")

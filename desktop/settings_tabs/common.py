@@ -1,12 +1,21 @@
-"""Small pieces the settings tabs share: the tab interface, sizes in words, the
-secondary-text label, and the guard that keeps the mouse wheel from changing values."""
+"""Small pieces the settings tabs share: the tab interface, the secondary-text label, the
+label that says an outcome, a row of action buttons, and the guard that keeps the mouse
+wheel from changing values. (Sizes in words: agent/sizes.py.)"""
 
 from __future__ import annotations
 
 from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
-from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSpinBox, QComboBox, QLabel, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractScrollArea,
+    QAbstractSpinBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QWidget,
+)
 
 from agent.config import Settings
 
@@ -19,23 +28,31 @@ class SettingsTab(Protocol):
         ...
 
 
-def human_size(n: int | None) -> str:
-    if not n:
-        return "?"
-    size = float(n)
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit in ("B", "KB") else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{size:.1f} GB"
-
-
 def note(text: str) -> QLabel:
     """Greyed, wrapped secondary text under a group of fields."""
     label = QLabel(text)
     label.setWordWrap(True)
     label.setEnabled(False)
     return label
+
+
+def status_label(name: str, text: str = "", *, wrap: bool = True) -> QLabel:
+    """A label that says a state or an outcome in words (named for tests, selectable, so
+    a path or an error can be copied)."""
+    label = QLabel(text)
+    label.setObjectName(name)
+    label.setWordWrap(wrap)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def button_row(*buttons: QAbstractButton) -> QHBoxLayout:
+    """Action buttons side by side from the left."""
+    row = QHBoxLayout()
+    for button in buttons:
+        row.addWidget(button)
+    row.addStretch(1)
+    return row
 
 
 class WheelGuard(QObject):

@@ -13,9 +13,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QHeaderView,
-    QLabel,
     QProgressBar,
     QPushButton,
     QSpinBox,
@@ -26,7 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from agent.config import Settings
-from desktop.settings_tabs.common import human_size, note
+from agent.sizes import human_size
+from desktop.settings_tabs.common import button_row, note, status_label
 from desktop.tasks import Background
 
 LOCAL_TASKS = (
@@ -53,7 +52,6 @@ class LocalModelTab(QWidget):
         for column in range(4):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         layout.addWidget(self.catalog_tree, 1)
-        row = QHBoxLayout()
         self.download_button = QPushButton("&Download")
         self.download_button.clicked.connect(lambda: self.download_selected())
         self.cancel_download_button = QPushButton("Cancel download")
@@ -63,18 +61,13 @@ class LocalModelTab(QWidget):
         self.use_button.clicked.connect(self.use_selected)
         self.choose_file_button = QPushButton("Choose a .gguf &file…")
         self.choose_file_button.clicked.connect(lambda: self.choose_file())
-        for b in (self.download_button, self.cancel_download_button, self.use_button, self.choose_file_button):
-            row.addWidget(b)
-        row.addStretch(1)
-        layout.addLayout(row)
+        layout.addLayout(button_row(self.download_button, self.cancel_download_button, self.use_button,
+                                    self.choose_file_button))
         self.progress = QProgressBar()
         self.progress.setObjectName("download-progress")
         self.progress.setVisible(False)
         layout.addWidget(self.progress)
-        self.model_info = QLabel()
-        self.model_info.setObjectName("model-info")
-        self.model_info.setWordWrap(True)
-        self.model_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.model_info = status_label("model-info")
         layout.addWidget(self.model_info)
         tasks_box = QGroupBox("Use the local model for")
         t = QVBoxLayout(tasks_box)

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
@@ -25,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from agent.config import POLICY_VALUES, CustomPattern, Settings
 from agent.entities import DIRECT_IDENTIFIERS, Label
-from desktop.settings_tabs.common import guard_wheel
+from desktop.settings_tabs.common import button_row, guard_wheel
 
 LABEL_NAMES = {
     "PERSON": "Person names", "ORG": "Organisations", "LOCATION": "Places", "ADDRESS": "Postal addresses",
@@ -123,15 +122,11 @@ class ProtectionTab(QScrollArea):
         for pattern in settings.lists.custom_patterns:
             self.add_pattern_row(pattern.label, pattern.pattern, pattern.name)
         lg.addWidget(self.patterns_table, 3, 0, 1, 2)
-        row = QHBoxLayout()
         add = QPushButton("Add pattern")
         add.clicked.connect(lambda: self.add_pattern_row("ID", "", ""))
         remove = QPushButton("Remove selected")
         remove.clicked.connect(self.remove_selected_patterns)
-        row.addWidget(add)
-        row.addWidget(remove)
-        row.addStretch(1)
-        lg.addLayout(row, 4, 0, 1, 2)
+        lg.addLayout(button_row(add, remove), 4, 0, 1, 2)
         return lists
 
     def add_pattern_row(self, label: str, pattern: str, name: str) -> None:

@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -16,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from agent.config import Settings
-from desktop.settings_tabs.common import note
+from desktop.settings_tabs.common import note, status_label
 from desktop.state import AppState
 
 
@@ -33,9 +31,7 @@ class ProxyTab(QWidget):
         self.proxy_port.setRange(1024, 65535)
         self.proxy_port.setValue(settings.server.port)
         form.addRow("Port on 127.0.0.1:", self.proxy_port)
-        self.proxy_status = QLabel()
-        self.proxy_status.setObjectName("proxy-status")
-        self.proxy_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.proxy_status = status_label("proxy-status", wrap=False)
         form.addRow("Status:", self.proxy_status)
         self.proxy_token_field = QLineEdit()
         self.proxy_token_field.setObjectName("proxy_token")

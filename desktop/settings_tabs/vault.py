@@ -3,12 +3,9 @@ the lock / change passphrase / wipe actions (each in a worker, with its outcome 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QFormLayout,
-    QHBoxLayout,
-    QLabel,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -16,8 +13,9 @@ from PySide6.QtWidgets import (
 )
 
 from agent.config import Settings
+from agent.sizes import human_size
 from desktop.dialogs import PassphraseDialog, confirm
-from desktop.settings_tabs.common import human_size
+from desktop.settings_tabs.common import button_row, status_label
 from desktop.state import AppState
 
 
@@ -27,10 +25,7 @@ class VaultTab(QWidget):
         self.state = state
         self.background = state.background
         layout = QVBoxLayout(self)
-        self.vault_status = QLabel("…")
-        self.vault_status.setObjectName("vault-status")
-        self.vault_status.setWordWrap(True)
-        self.vault_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.vault_status = status_label("vault-status", "…")
         layout.addWidget(self.vault_status)
         form = QFormLayout()
         self.retention = QSpinBox()
@@ -47,7 +42,6 @@ class VaultTab(QWidget):
         self.auto_lock.setValue(settings.vault.auto_lock_minutes)
         form.addRow("Lock automatically after:", self.auto_lock)
         layout.addLayout(form)
-        row = QHBoxLayout()
         self.lock_button = QPushButton("&Lock now")
         self.lock_button.clicked.connect(self._lock)
         self.passphrase_button = QPushButton("Change &passphrase…")
@@ -55,13 +49,8 @@ class VaultTab(QWidget):
         self.wipe_button = QPushButton("&Wipe everything…")
         self.wipe_button.setObjectName("wipe")
         self.wipe_button.clicked.connect(lambda: self.wipe())
-        for b in (self.lock_button, self.passphrase_button, self.wipe_button):
-            row.addWidget(b)
-        row.addStretch(1)
-        layout.addLayout(row)
-        self.vault_message = QLabel()
-        self.vault_message.setObjectName("vault-message")
-        self.vault_message.setWordWrap(True)
+        layout.addLayout(button_row(self.lock_button, self.passphrase_button, self.wipe_button))
+        self.vault_message = status_label("vault-message")
         layout.addWidget(self.vault_message)
         layout.addStretch(1)
         self.refresh_status()
