@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -245,3 +246,50 @@ def test_email_of_a_surname_or_a_name_with_particles(privacy_engine, seed):
     fake = sent_for(result, "Anneke van der Berg", Label.PERSON)
     local = sent_for(result, "a.vanderberg@ziggo.nl", Label.EMAIL).split("@")[0]
     assert local == f"{handle(fake)[0]}.vander{handle(fake.split()[-1])}", (fake, local)
+
+
+# -- dates and times: one offset, written the same way ---------------------------------
+@pytest.mark.parametrize(
+    "real, expected",
+    [
+        ("March 14, 2024 10:42", "April 4, 2024 10:42"),
+        ("March 14, 2024 at 10:42 AM", "April 4, 2024 at 10:42 AM"),
+        ("14/03/2024, 10:42:15", "04/04/2024, 10:42:15"),
+        ("03/14/2024 10:42 AM", "04/04/2024 10:42 AM"),
+        ("Thu, 14 Mar 2024 10:42:07 +0000", "Thu, 4 Apr 2024 10:42:07 +0000"),
+        ("10am on 14/03/2024", "10am on 04/04/2024"),
+        ("Mar. 14", "Apr. 4"),
+        ("3/14/24", "4/4/24"),
+        ("the 14th of March", "the 4th of April"),
+        ("Thursday, March 14", "Thursday, April 4"),
+        ("the week of 14 March 2024", "the week of 4 April 2024"),
+        ("mid-March 2024", "mid-April 2024"),
+    ],
+)
+def test_a_date_moves_in_its_own_form_and_its_time_stays(real, expected):
+    from agent.substitute.dates import shift_date_in
+
+    assert shift_date_in(real, 21) == expected
+
+
+@prop
+@given(seed=seeds)
+def test_every_date_of_a_conversation_moves_by_one_offset_and_no_label_appears(privacy_engine, seed):
+    import datetime as dt
+
+    conversation = Conversation(seed=seed)
+    days = conversation.date_shift_days
+    first, _ = sanitize(privacy_engine, "My landlord called on March 14, 2024 and again on 03/15/2024.", conversation=conversation)
+    later, _ = sanitize(privacy_engine, "He came by on 2024-03-16 and texted on 14 March 2024.", conversation=conversation)
+    moved = {
+        "March 14, 2024": lambda d: f"{d:%B} {d.day}, {d.year}",
+        "03/15/2024": lambda d: f"{d:%m/%d/%Y}",
+        "2024-03-16": lambda d: f"{d:%Y-%m-%d}",
+        "14 March 2024": lambda d: f"{d.day} {d:%B} {d.year}",
+    }
+    base = {"March 14, 2024": 14, "03/15/2024": 15, "2024-03-16": 16, "14 March 2024": 14}
+    for result in (first, later):
+        assert "[DATE" not in result.sanitized
+        for entity in result.entities:
+            if entity.label is Label.DATE:
+                assert entity.sent == moved[entity.real](dt.date(2024, 3, base[entity.real]) + dt.timedelta(days=days))

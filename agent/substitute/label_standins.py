@@ -10,7 +10,7 @@ import re
 from agent.detect.spec import StandInRequest
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
 from agent.substitute import formats
-from agent.substitute.dates import shift_date
+from agent.substitute.dates import shift_date_in
 from agent.substitute.orgs_places import fake_org, fake_place
 from agent.substitute.rng import match_case, same_shape
 
@@ -62,7 +62,7 @@ def secret(r: StandInRequest) -> str | None:
 
 
 def date(r: StandInRequest) -> str | None:
-    return shift_date(r.real, r.conversation.date_shift_days)
+    return shift_date_in(r.real, r.conversation.date_shift_days)
 
 
 def org(r: StandInRequest) -> str | None:
