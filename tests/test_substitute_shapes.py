@@ -258,7 +258,7 @@ def test_email_of_a_surname_or_a_name_with_particles(privacy_engine, seed):
         ("03/14/2024 10:42 AM", "04/04/2024 10:42 AM"),
         ("Thu, 14 Mar 2024 10:42:07 +0000", "Thu, 4 Apr 2024 10:42:07 +0000"),
         ("10am on 14/03/2024", "10am on 04/04/2024"),
-        ("Mar. 14", "Apr. 4"),
+        ("Oct. 23", "Nov. 13"),
         ("3/14/24", "4/4/24"),
         ("the 14th of March", "the 4th of April"),
         ("Thursday, March 14", "Thursday, April 4"),
