@@ -293,3 +293,14 @@ def test_every_date_of_a_conversation_moves_by_one_offset_and_no_label_appears(p
         for entity in result.entities:
             if entity.label is Label.DATE:
                 assert entity.sent == moved[entity.real](dt.date(2024, 3, base[entity.real]) + dt.timedelta(days=days))
+
+
+@prop
+@given(seed=seeds)
+def test_everyday_words_of_an_org_stand_in_stay_everyday_words_in_the_answer(privacy_engine, seed):
+    result, conversation = sanitize(privacy_engine, "I run Rapid Flow Plumbing with my brother and we need a logo.", seed)
+    fake = sent_for(result, "Rapid Flow Plumbing", Label.ORG)
+    first, second, _ = fake.split()
+    answer = f"For {fake}, a {first.lower()} and {second.lower()} mark would suit {fake}."
+    restored = privacy_engine.restore(answer, conversation).text
+    assert restored == f"For Rapid Flow Plumbing, a {first.lower()} and {second.lower()} mark would suit Rapid Flow Plumbing."

@@ -18,6 +18,7 @@ from functools import cached_property
 from agent.entities import Action, Label, RestoredSpan, RestoreResult
 from agent.knowledge.names import lexicon
 from agent.knowledge.person_words import parse_name
+from agent.knowledge.words import is_common_word
 from agent.restore.dates import DATE_RENDERINGS, parse_date
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute.rng import digits_into
@@ -143,7 +144,9 @@ class CompiledRestorer:
                 real_words, fake_words = entry.real.split(), entry.stand_in.split()
                 if len(real_words) == len(fake_words) > 1:
                     for real_word, fake_word in zip(real_words, fake_words):
-                        if fold(real_word) != fold(fake_word) and len(fake_word) >= 3:
+                        # Not an everyday word alone ("Coast" of "Red Coast Plumbing"): the
+                        # answer's own "coast" would come back as the real word.
+                        if fold(real_word) != fold(fake_word) and len(fake_word) >= 3 and not is_common_word(fake_word):
                             self._add_literal(fake_word, _Target(real_word, fake_word, Label.ORG), patterns)
                             self.fragments.add(fold(fake_word))
             if entry.label in _DIGIT_LABELS and len(_digits(entry.stand_in)) >= 7:
