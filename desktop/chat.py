@@ -5,8 +5,10 @@ real values restored and highlighted.
 The window assembles its parts (desktop/conversation_list.py, composer.py,
 chat_widgets.py, details_panel.py, provider_picker.py) and connects them to a Qt-free
 ChatSession (agent/session/chat_session.py) that holds the conversation, the preview's
-sequencing and the sending state. Everything slow runs in workers (AppState.background);
-while the vault is locked the window holds no real value at all.
+sequencing and the sending state. The live preview and the keep/replace choices are
+desktop/chat_preview.py's, sending and streaming desktop/chat_send.py's; what stays here
+is the layout, which conversation is open, and what the window shows while the vault is
+locked (no real value at all). Everything slow runs in workers (AppState.background).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import itertools
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -31,8 +33,9 @@ from PySide6.QtWidgets import (
 from agent.session.chat_session import ChatSession
 from agent.session.conversation import MessageState
 from desktop import icons
+from desktop.chat_preview import PreviewController
 from desktop.chat_send import SendController
-from desktop.chat_widgets import Banner, LockedPage, MessageView, Transcript, sent_marks
+from desktop.chat_widgets import Banner, LockedPage, MessageView, Transcript
 from desktop.composer import ComposerPane
 from desktop.conversation_list import ConversationList
 from desktop.details_panel import DetailsPanel
@@ -44,8 +47,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("veil.desktop")
 
-PREVIEW_DELAY_MS = 300
-
 
 class ChatWindow(QMainWindow):
     def __init__(self, state: AppState, host: AppHost):
@@ -54,6 +55,7 @@ class ChatWindow(QMainWindow):
         self.state, self.host, self.background = state, host, state.background
         self.session = ChatSession()
         self.sending_control = SendController(self)
+        self.previews = PreviewController(self, self)
         self.last_error = ""
         self._restore_after_unlock: tuple[str | None, str] = (None, "")  # while locked
         self._hide_on_close = True
@@ -74,7 +76,7 @@ class ChatWindow(QMainWindow):
 
     # -- the parts, and the names tests and the app use ------------------------------------------------
     def _build(self) -> None:
-        self.conversations = ConversationList(self.state, self._vault_error)
+        self.conversations = ConversationList(self.state, self.vault_error)
         self.conversations.chosen.connect(self._conversation_chosen)
         self.conversations.new_requested.connect(self.new_conversation)
         self.conversations.renamed.connect(self._renamed)
@@ -95,20 +97,20 @@ class ChatWindow(QMainWindow):
         self.info_banner, self.error_banner = Banner("info"), Banner("error")
         self.transcript = Transcript()
         self.transcript.retry_clicked.connect(self.retry)
-        self.transcript.sent_requested.connect(self.show_sent)
+        self.transcript.sent_requested.connect(self.previews.show_sent)
         self.pane = ComposerPane()
         self.pane.send_clicked.connect(self.send)
         self.pane.cancel_clicked.connect(self.cancel)
-        self.pane.composer.textChanged.connect(self._composer_changed)
+        self.pane.composer.textChanged.connect(self.previews.composer_changed)
         self.pane.composer.installEventFilter(self)
-        self.pane.preview.mark_clicked.connect(self.toggle_entity)
+        self.pane.preview.mark_clicked.connect(self.previews.toggle_entity)
         for name in ("composer", "preview", "send_button", "cancel_button", "risk_label", "preview_status",
                      "warning_label", "destination_label", "details_button"):
             setattr(self, name, getattr(self.pane, name))
         self.details = DetailsPanel()
-        self.details.value_toggled.connect(self.choose_for_value)
-        self.details.type_toggled.connect(self.choose_for_type)
-        self.details.reset_requested.connect(self.reset_choices)
+        self.details.value_toggled.connect(self.previews.choose_for_value)
+        self.details.type_toggled.connect(self.previews.choose_for_type)
+        self.details.reset_requested.connect(self.previews.reset_choices)
         self.pane.details_toggled.connect(lambda on: (self.details.setVisible(on), self._fit_columns()))
         vertical = QSplitter(Qt.Orientation.Vertical)
         vertical.setChildrenCollapsible(False)
@@ -139,10 +141,6 @@ class ChatWindow(QMainWindow):
         self.pages.addWidget(splitter)
         self.pages.addWidget(self.locked_page)
         self.setCentralWidget(self.pages)
-        self.preview_timer = QTimer(self)
-        self.preview_timer.setSingleShot(True)
-        self.preview_timer.setInterval(PREVIEW_DELAY_MS)
-        self.preview_timer.timeout.connect(self.update_preview)
         order = (self.conversation_list, self.composer, self.preview, self.send_button, self.cancel_button,
                  self.provider_combo, self.model_combo, self.new_button, self.conversation_list)
         for first, second in itertools.pairwise(order):
@@ -217,7 +215,7 @@ class ChatWindow(QMainWindow):
             event.ignore()
             self.hide()
         else:
-            self.preview_timer.stop()  # the app is closing: no more work for its workers
+            self.previews.timer.stop()  # the app is closing: no more work for its workers
             super().closeEvent(event)
 
     # -- engine, vault, banners -------------------------------------------------------------------------
@@ -258,7 +256,7 @@ class ChatWindow(QMainWindow):
         retry = (lambda: self.retry(retry_id)) if retry_id is not None else None
         self.error_banner.show_failure(failure, retry, self.host.open_settings)
 
-    def _vault_error(self, exc: BaseException) -> None:
+    def vault_error(self, exc: BaseException) -> None:
         from agent.vault import VaultLocked
 
         if isinstance(exc, VaultLocked):
@@ -283,8 +281,7 @@ class ChatWindow(QMainWindow):
                                       self.composer.toPlainText())
         self.pages.setCurrentWidget(self.locked_page)
         self.conversations.frozen = True
-        self.preview_timer.stop()
-        self.session.cancel_previews()
+        self.previews.stop()
         self.transcript.clear()
         self.conversations.clear()
         self.composer.blockSignals(True)
@@ -332,7 +329,7 @@ class ChatWindow(QMainWindow):
         self.conversations.select(None)
         if not self.locked_view:
             self.setWindowTitle("Veil — new conversation")
-        self._composer_changed()
+        self.previews.composer_changed()
         self.composer.setFocus()
 
     def _conversation_chosen(self, item_or_id) -> None:
@@ -366,7 +363,7 @@ class ChatWindow(QMainWindow):
             if adopt:
                 self.refresh_conversations()
 
-        self.background.submit(load, done, self._vault_error)
+        self.background.submit(load, done, self.vault_error)
 
     def _show_conversation(self, loaded) -> None:
         if self.locked_view:
@@ -385,84 +382,14 @@ class ChatWindow(QMainWindow):
             answer.set_answer(*((result.text, result.spans) if result is not None else (message.shown,)))
             answer.set_state(message, message.error, error=message.state is MessageState.FAILED)
         self.transcript.scroll_to_end()
-        self._composer_changed()
+        self.previews.composer_changed()
 
-    # -- preview and choices -----------------------------------------------------------------------------------
-    def _composer_changed(self) -> None:
-        if not self.composer.toPlainText().strip():
-            self.preview_timer.stop()
-            self.session.cancel_previews()
-            self.pane.clear_draft()
-            self.details.clear()
-            return
-        self.preview_status.setText("checking…")
-        self.preview_timer.start()
-
+    # -- preview and choices (desktop/chat_preview.py) ----------------------------------------------------
     def update_preview(self) -> None:
-        """Sanitize the composer's text in a worker (a dry run: the conversation changes
-        only when the message is sent) and show it, unless newer text came meanwhile."""
-        self.preview_timer.stop()
-        text = self.composer.toPlainText()
-        if not text.strip() or self.locked_view:
-            return
-        if self.state.engine_phase != EnginePhase.READY:
-            self.preview_status.setText("waiting for the privacy engine…")
-            return
-        ticket, engine = self.session.preview_request(text), self.state.engine
-        self.preview_status.setText("checking…")
-
-        def failed(exc: BaseException) -> None:
-            if self.session.is_current(ticket):
-                self.preview_status.setText("")
-                self.preview.set_content(f"(cannot sanitize this text: {exc})")
-                self.session.draft = None
-
-        self.background.submit(lambda: engine.dry_run(text, ticket.conversation),
-                               lambda draft: self.show_preview(draft, ticket), failed)
-
-    def show_preview(self, draft, ticket) -> None:
-        if self.locked_view or not self.session.preview_done(ticket, draft):
-            return
-        self.pane.show_draft(draft)
-        self.details.show_result(draft.result, choices=len(self.conversation.choices))
+        self.previews.update()
 
     def toggle_entity(self, mark) -> None:
-        """A click on a highlighted value in the preview."""
-        if mark.key is not None:
-            self.choose_for_value(mark.key)
-
-    def choose_for_value(self, entity) -> None:
-        self._chose(self.session.choose_for_value(entity, self.state.settings))
-
-    def choose_for_type(self, label, keep: bool, values: list[str]) -> None:
-        self._chose(self.session.choose_for_type(label, keep, values, self.state.settings))
-
-    def reset_choices(self) -> None:
-        self.session.reset_choices()
-        self._chose(True)
-
-    def _chose(self, changed: bool) -> None:
-        """A choice was made (remembered for the conversation), or refused for a secret."""
-        if not changed:
-            self.preview_status.setText("secrets are never sent")
-            return
-        if self.session.stored and self.state.vault_is_open():
-            conversation, store = self.conversation, self.state.store
-            self.background.submit(lambda: store.save_conversation(conversation), None, self._vault_error)
-        self.update_preview()
-
-    def show_sent(self, view: MessageView) -> None:
-        """Highlight the stand-ins of a sent message: found with the conversation's map."""
-        conversation, engine, message = self.conversation, self.state.engine, view.message
-        if message is None or self.state.engine_phase != EnginePhase.READY:
-            return
-
-        def done(result) -> None:
-            if not self.locked_view:
-                view.show_sent_marks(sent_marks(result))
-
-        self.background.submit(lambda: engine.restore(message.sent, conversation), done,
-                               lambda exc: log.debug("marking what was sent failed: %s", exc))
+        self.previews.toggle_entity(mark)
 
     # -- sending (desktop/chat_send.py) ------------------------------------------------------------------
     def picked_provider(self) -> tuple[str, str]:
