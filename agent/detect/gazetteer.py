@@ -143,7 +143,7 @@ class OrganisationDetector:
         if len(_CODE.findall(text)) < 3:  # in code, PascalCase words are class names
             for m in _CAMEL.finditer(text):
                 spans.append(Span(m.start(), m.end(), Label.ORG, m.group(), 0.5, self.name))
-        spans += _trade_names(text, self.name)
+        spans += _trade_names(text, self.name, known)
         spans += _appositions(text, self.name) + _defined_acronyms(text, self.name)
         # An all-caps text is shouting, not naming.
         if sum(1 for c in text if c.isupper()) < 0.3 * max(1, sum(1 for c in text if c.isalpha())):
@@ -154,7 +154,7 @@ class OrganisationDetector:
         return spans
 
 
-def _trade_names(text: str, detector: str) -> list[Span]:
+def _trade_names(text: str, detector: str, known: re.Pattern[str] | None) -> list[Span]:
     """A business named by words and its trade ("Bright Smile Dental") is one
     organisation, even when its words are ordinary or look like a person's name: NER
     reads "Smile Dental" as a person otherwise."""
@@ -173,6 +173,8 @@ def _trade_names(text: str, detector: str) -> list[Span]:
             continue  # "Dental Clinic", "Family Dental": the trade alone names no one
         if len(words) == 1 and is_common_word(words[0]):
             continue  # "Modern Design", "Home Cooking": a phrase in title case
+        if known is not None and any(known.fullmatch(w) for w in words):
+            continue  # "Android Studio": a product of a known company
         end = m.end()
         while (after := _WORD_AFTER_TRADE.match(text, end)) and (
             after.group(1).casefold() in GENERIC_ORG_WORDS or after.group(1).casefold() in COMPANY_SUFFIX_WORDS

@@ -78,7 +78,8 @@ GENERIC_ORG_WORDS = frozenset(
 
 # The trade a business names itself after, as the last word of its name ("Bright Smile
 # Dental", "Rapid Flow Plumbing", "Golden Crust Bakery"): words before one of these are the
-# business's name, not a person's, and a stand-in keeps the trade.
+# business's name, not a person's, and a stand-in keeps the trade. Words that end product
+# names more often than businesses' ("Azure Blob Storage", "Adobe Analytics") are not here.
 INDUSTRY_WORDS = frozenset(
     w.casefold()
     for w in (
@@ -86,17 +87,17 @@ INDUSTRY_WORDS = frozenset(
         "Chiropractic", "Physiotherapy", "Physio", "Therapy", "Counseling", "Counselling", "Pediatrics", "Healthcare",
         "Plumbing", "Heating", "Roofing", "Electrical", "Construction", "Builders", "Contractors", "Landscaping",
         "Gardening", "Cleaning", "Cleaners", "Painting", "Flooring", "Carpentry", "Joinery", "Glazing", "Locksmiths",
-        "Removals", "Movers", "Storage", "Autos", "Motors", "Garage", "Repairs", "Towing", "Bakery", "Bakehouse",
+        "Removals", "Movers", "Autos", "Motors", "Garage", "Repairs", "Towing", "Bakery", "Bakehouse",
         "Cafe", "Café", "Coffee", "Restaurant", "Bistro", "Diner", "Pizzeria", "Catering", "Deli", "Butchers",
         "Brewery", "Brewing", "Winery", "Distillery", "Foods", "Grocery", "Grocers", "Florist", "Florists", "Salon",
         "Barbers", "Barbershop", "Spa", "Beauty", "Nails", "Tattoo", "Fitness", "Gym", "Yoga", "Pilates", "Studio",
         "Studios", "Photography", "Design", "Designs", "Marketing", "Advertising", "Printing", "Consulting",
         "Consultants", "Consultancy", "Accounting", "Accountants", "Bookkeeping", "Solicitors", "Realty",
         "Properties", "Lettings", "Insurance", "Mortgages", "Travel", "Tours", "Logistics", "Freight", "Couriers",
-        "Software", "Technologies", "Labs", "Analytics", "Hardware", "Supplies", "Tailors", "Boutique", "Jewellers",
+        "Supplies", "Tailors", "Boutique", "Jewellers",
         "Jewelers", "Academy", "Tutoring", "Daycare", "Nursery", "Kennels", "Grooming", "Hotel", "Inn", "Lodge",
         "Motel", "Hostel", "Events", "Productions", "Publishing", "Bookshop", "Bookstore", "Gallery", "Lumber",
-        "Manufacturing", "Engineering", "Industries", "Imports", "Exports", "Trading", "Traders", "Associates",
+        "Manufacturing", "Industries", "Imports", "Exports", "Trading", "Traders", "Associates",
     )
 )
 
