@@ -25,9 +25,11 @@ seeds = st.integers(min_value=0, max_value=2**63 - 1)
 prop = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-def sanitize(engine, text, seed=1, conversation=None):
+def sanitize(engine, text, seed=1, conversation=None, replace=()):
+    """`replace`: values the user chose to replace in the preview (so a test of a stand-in's
+    shape does not hang on whether relevance would have kept the value)."""
     conversation = conversation or Conversation(seed=seed)
-    return engine.sanitize(text, conversation), conversation
+    return engine.sanitize(text, conversation, {value: Action.REPLACE for value in replace}), conversation
 
 
 def sent_for(result, real: str, label: Label | None = None) -> str:
@@ -142,19 +144,22 @@ def test_mc_and_mac_names_keep_their_prefix_and_capital(privacy_engine, seed):
 def test_a_business_named_with_words_and_a_trade_gets_words_and_the_trade(privacy_engine, seed):
     from agent.knowledge.org_words import BRAND_WORDS
 
-    result, _ = sanitize(privacy_engine, "I'm the office manager at Bright Smile Dental and need a rota for our two hygienists.", seed)
+    text = "I'm the office manager at Bright Smile Dental and need a rota for our two hygienists."
+    result, _ = sanitize(privacy_engine, text, seed, replace=["Bright Smile Dental"])
     assert [e.real for e in result.entities if e.label is Label.PERSON] == []
     fake = sent_for(result, "Bright Smile Dental", Label.ORG)
     first, second, trade = fake.split()
     assert trade == "Dental" and first in BRAND_WORDS and second in BRAND_WORDS, fake
-    result, _ = sanitize(privacy_engine, "I run Rapid Flow Plumbing with my brother and we need a logo.", seed)
+    text = "I run Rapid Flow Plumbing with my brother and we need a logo."
+    result, _ = sanitize(privacy_engine, text, seed, replace=["Rapid Flow Plumbing"])
     assert sent_for(result, "Rapid Flow Plumbing", Label.ORG).endswith(" Plumbing")
 
 
 @prop
 @given(seed=seeds)
 def test_a_business_named_after_a_person_is_one_organisation(privacy_engine, seed):
-    result, _ = sanitize(privacy_engine, "I do the books for Dana Brooks Consulting and the VAT return is late.", seed)
+    text = "I do the books for Dana Brooks Consulting and the VAT return is late."
+    result, _ = sanitize(privacy_engine, text, seed, replace=["Dana Brooks Consulting"])
     fake = sent_for(result, "Dana Brooks Consulting", Label.ORG)
     assert len(fake.split()) == 3 and fake.endswith(" Consulting") and "Dana" not in fake and "Brooks" not in fake
 
@@ -298,7 +303,8 @@ def test_every_date_of_a_conversation_moves_by_one_offset_and_no_label_appears(p
 @prop
 @given(seed=seeds)
 def test_everyday_words_of_an_org_stand_in_stay_everyday_words_in_the_answer(privacy_engine, seed):
-    result, conversation = sanitize(privacy_engine, "I run Rapid Flow Plumbing with my brother and we need a logo.", seed)
+    text = "I run Rapid Flow Plumbing with my brother and we need a logo."
+    result, conversation = sanitize(privacy_engine, text, seed, replace=["Rapid Flow Plumbing"])
     fake = sent_for(result, "Rapid Flow Plumbing", Label.ORG)
     first, second, _ = fake.split()
     answer = f"For {fake}, a {first.lower()} and {second.lower()} mark would suit {fake}."

@@ -74,9 +74,9 @@ def _population(place: str) -> int:
 
 
 def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_region: bool = False) -> str | None:
-    """Another town of the same country and a similar size, whose name reads as a town
-    of that country (its best-known reading is there; not a word, a first name or a
-    region; a big one a city the place lists know), written as plainly as the real one."""
+    """Another town of the same country and a similar size, whose name reads as that
+    town (the best-known of its name; not a word, a first name or a region; a big one a
+    city the place lists know), written as plainly as the real one."""
     index = towns()
     wanted = size_class(town.population)
     names = lexicon()
@@ -90,8 +90,8 @@ def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_regi
             return False
         if value.isascii() and not name.isascii():
             return False
-        if index.readings(name)[0].country != town.country:
-            return False
+        if index.readings(name)[0] != candidate:
+            return False  # "Manhattan" (Kansas, 55,000) reads as Manhattan, New York
         if is_common_word(name) or names.is_first_name(name.split()[0]):
             return False
         own_kind = place_kind(name)[0]
@@ -141,7 +141,8 @@ def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free
     names = lexicon()
     surnames = [n for n in names.last_names("en_US") if n.isalpha() and len(n) > 3 and not n.startswith("Mc")]
     saints = [n for n in names.first_names("en_GB", "any") if n.isalpha()]
-    brand_words = [w for w in BRAND_WORDS if fold(w) not in {fold(t) for t in tokens}]
+    # Everyday words only: the restorer leaves them alone when an answer uses them alone.
+    brand_words = [w for w in BRAND_WORDS if fold(w) not in {fold(t) for t in tokens} and is_common_word(w)]
     for _ in range(20):
         out = []
         changed = False

@@ -170,10 +170,10 @@ class PersonSurrogates:
     def _pick(self, pool, real_part: str, taken: set[str], rng: random.Random, is_free) -> str | None:
         if not pool:
             return None
-        real_key = fold(real_part)
+        real_key = fold(real_part).replace("’", "'")
         for _ in range(40):
             candidate = rng.choice(pool)
-            key = fold(candidate)
+            key = fold(candidate).replace("’", "'")  # "O'Connell" is "O’Connell"
             if key == real_key or key in taken or " " in candidate or not is_free(candidate):
                 continue
             if len(real_key) >= 3 and (real_key in key or key in real_key):
