@@ -310,3 +310,15 @@ def test_everyday_words_of_an_org_stand_in_stay_everyday_words_in_the_answer(pri
     answer = f"For {fake}, a {first.lower()} and {second.lower()} mark would suit {fake}."
     restored = privacy_engine.restore(answer, conversation).text
     assert restored == f"For Rapid Flow Plumbing, a {first.lower()} and {second.lower()} mark would suit Rapid Flow Plumbing."
+
+
+@given(seed=seeds, town=st.sampled_from([("Hamburg", "Germany"), ("Kansas City", "the US")]))
+@settings(max_examples=100, deadline=None)
+def test_a_town_stand_in_never_carries_the_real_name(seed, town):
+    from agent.knowledge.geonames import fold_place
+    from agent.substitute.orgs_places import fake_place
+    from agent.substitute.rng import rng_for
+
+    real, country = town
+    fake = fake_place(rng_for(seed, real), real, lambda candidate: True, f"We bought a flat in {real}, {country}.")
+    assert fake and f" {fold_place(real)} " not in f" {fold_place(fake)} ", fake  # not "Hamburg-Nord"

@@ -14,7 +14,7 @@ import random
 import re
 
 from agent.entities import Label
-from agent.knowledge.geonames import geo_index
+from agent.knowledge.geonames import fold_place, geo_index
 from agent.knowledge.names import lexicon
 from agent.knowledge.org_words import (
     BRAND_WORDS,
@@ -84,8 +84,11 @@ def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_regi
 
     def reads_as_town(candidate: Town, words: int | None) -> bool:
         name = candidate.name
-        if fold(name) == fold(value) or not re.fullmatch(r"[^\W\d_]+(?:[ '’\-][^\W\d_]+)*", name):
+        if not re.fullmatch(r"[^\W\d_]+(?:[ '’\-][^\W\d_]+)*", name):
             return False
+        short, long = sorted((f" {fold_place(name)} ", f" {fold_place(value)} "), key=len)
+        if short in long:
+            return False  # "Aparecida de Goiânia" would carry the real "Goiânia" inside it
         if words is not None and len(name.split()) != words:
             return False
         if value.isascii() and not name.isascii():
@@ -166,7 +169,7 @@ def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free
                 new = match_case(core, rng.choice(saints))  # "St. Luke's" -> "St. Anne's"
             elif is_common_word(core):
                 new = match_case(core, rng.choice(brand_words))
-            elif names.is_first_name(core) or names.is_last_name(core):
+            elif names.is_first_name(core) or names.is_last_name(core) or names.pool_locales(core):
                 new = match_case(core, rng.choice(surnames))
             else:  # a coined name ("Northwind"): two words run together
                 new = match_case(core, rng.choice(brand_words) + rng.choice(brand_words).lower())
