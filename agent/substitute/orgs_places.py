@@ -88,7 +88,7 @@ def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_regi
             return False
         short, long = sorted((f" {fold_place(name)} ", f" {fold_place(value)} "), key=len)
         if short in long:
-            return False  # "Aparecida de Goiânia" would carry the real "Goiânia" inside it
+            return False  # "Hamburg-Nord" would carry the real "Hamburg" inside it
         if words is not None and len(name.split()) != words:
             return False
         if value.isascii() and not name.isascii():
