@@ -326,3 +326,18 @@ def test_a_town_stand_in_never_carries_the_real_name(seed, town):
     real, country = town
     fake = fake_place(rng_for(seed, real), real, lambda candidate: True, f"We bought a flat in {real}, {country}.")
     assert fake and f" {fold_place(real)} " not in f" {fold_place(fake)} ", fake  # not "Hamburg-Nord"
+
+
+@prop
+@given(seed=seeds)
+def test_handles_no_name_made_are_words_and_one_handle_one_stand_in(privacy_engine, seed):
+    from agent.substitute.handles import _handle_words
+
+    words = {w for ws in _handle_words().values() for w in ws}
+    text = "My handle is coolguy92 on Discord and my email is coolguy92@gmail.com; copy info@brightsmiledental.com."
+    result, _ = sanitize(privacy_engine, text, seed, replace=["coolguy92"])
+    handle = sent_for(result, "coolguy92", Label.USERNAME)
+    assert re.fullmatch(r"[a-z]+\d\d", handle) and handle[:-2] in words, handle
+    assert sent_for(result, "coolguy92@gmail.com", Label.EMAIL) == f"{handle}@gmail.com"
+    role = sent_for(result, "info@brightsmiledental.com", Label.EMAIL)
+    assert role.startswith("info@") and role != "info@brightsmiledental.com"

@@ -12,6 +12,7 @@ stand-in's nickname when it has one ("mike.jones@" for Michael Jones).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -78,3 +79,71 @@ def people_for_handles(conversation: Conversation, persons: PersonSurrogates) ->
         elif last:  # "Mr. Henderson": "henderson@" is his
             single.append((last[0], "", last[1], ""))
     return full + nicknamed + single
+
+
+@lru_cache(maxsize=1)
+def _handle_words() -> dict[int, tuple[str, ...]]:
+    """Lower-case words handles are made of (first names, surnames, everyday brand words),
+    by length."""
+    from agent.knowledge.names import lexicon
+    from agent.knowledge.org_words import BRAND_WORDS
+
+    names = lexicon()
+    words = {w.casefold() for w in names.first_names("en_US", "any") + names.last_names("en_US") + BRAND_WORDS}
+    by_length: dict[int, list[str]] = {}
+    for word in sorted(words):
+        if word.isascii() and word.isalpha():
+            by_length.setdefault(len(word), []).append(word)
+    return {n: tuple(ws) for n, ws in by_length.items()}
+
+
+def handle_like(seed: int, handle: str) -> str:
+    """A handle of the same shape built of words, not random letters ("coolguy92" ->
+    "maplebay47", "j.doe_work" -> "k.lee_rock"): each run of letters becomes a word of
+    about its length in its case, digits change, separators stay. The same handle gets
+    the same stand-in in a conversation, as a user name and as an e-mail's local part."""
+    from agent.substitute.rng import rng_for, same_shape
+
+    rng = rng_for(seed, "handle", handle.casefold())
+    words = _handle_words()
+
+    def word_for(run: str) -> str:
+        for spread in (0, 1, 2, 3):
+            pool = [w for n in range(len(run) - spread, len(run) + spread + 1) for w in words.get(n, ()) if w != run.casefold()]
+            if pool:
+                break
+        word = rng.choice(pool) if pool and len(run) > 1 else rng.choice("abcdefghijklmnoprstvw")
+        if run.isupper() and len(run) > 1:
+            return word.upper()
+        return word[:1].upper() + word[1:] if run[:1].isupper() else word
+
+    out = []
+    for match in re.finditer(r"[A-Za-z]+|\d+|[^A-Za-z\d]+", handle):
+        run = match.group()
+        out.append(word_for(run) if run.isalpha() else same_shape(rng, run) if run.isdigit() else run)
+    return "".join(out)
+
+
+# Local parts that name a role, not a person: kept as they are when the domain changes.
+_ROLE_LOCALS = frozenset({
+    "info", "contact", "support", "sales", "admin", "office", "hello", "team", "billing", "hr", "jobs", "careers",
+    "noreply", "no-reply", "help", "enquiries", "inquiries", "accounts", "mail", "webmaster", "press", "service",
+    "bookings", "reservations", "orders", "privacy", "security", "legal", "marketing", "reception",
+})
+
+
+def worded_email(seed: int, real: str, fake: str, people: list[Person]) -> str:
+    """The e-mail stand-in `fake` with a local part of words where no person's name made
+    it ("xupzsj.bhvms@..." read as noise): "j.doe_work@" -> "k.lee_rock@", a role address
+    ("info@") kept. Obfuscated forms ("john [at] ...") are left as the formats module wrote them."""
+    from agent.substitute.formats import email_local_pattern
+
+    local, at, _ = real.rpartition("@")
+    _, fake_at, fake_domain = fake.rpartition("@")
+    if not at or not fake_at or not re.fullmatch(r"[\w.+\-]+", local):
+        return fake
+    if any(email_local_pattern(local, first, last) for first, last, _, _ in people):
+        return fake  # built from a person's stand-in
+    if local.casefold() in _ROLE_LOCALS and fake_domain.casefold() != real.rpartition("@")[2].casefold():
+        return f"{local}@{fake_domain}"
+    return f"{handle_like(seed, local)}@{fake_domain}"

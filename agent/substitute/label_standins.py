@@ -11,6 +11,7 @@ from agent.detect.spec import StandInRequest
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
 from agent.substitute import formats
 from agent.substitute.dates import shift_date_in
+from agent.substitute.handles import worded_email
 from agent.substitute.orgs_places import fake_org, fake_place
 from agent.substitute.rng import match_case, same_shape
 
@@ -26,7 +27,9 @@ def person(r: StandInRequest) -> str | None:
 
 
 def email(r: StandInRequest) -> str | None:
-    return formats.fake_any_email(r.rng, r.real, r.helpers.people(r.conversation), r.helpers.domain_map(r.conversation))
+    people = r.helpers.people(r.conversation)
+    fake = formats.fake_any_email(r.rng, r.real, people, r.helpers.domain_map(r.conversation))
+    return worded_email(r.conversation.seed, r.real, fake, people)
 
 
 def phone(r: StandInRequest) -> str | None:

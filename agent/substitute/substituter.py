@@ -18,7 +18,7 @@ from agent.entities import Action, Label, Span
 from agent.knowledge.places import STREET_TYPE_PATTERN, place_kind, places
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute import formats
-from agent.substitute.handles import people_for_handles
+from agent.substitute.handles import handle_like, people_for_handles
 from agent.substitute.id_standins import stand_in_for
 from agent.substitute.orgs_places import fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial
@@ -219,7 +219,7 @@ class Substituter:
             pattern = formats.email_local_pattern(body, real_first, real_last)
             if pattern:
                 return at + formats.build_local(pattern, fake_first, fake_last) + (same_shape(rng, digits.group()) if digits else "")
-        return at + same_shape(rng, body)
+        return at + handle_like(conversation.seed, body)  # words, not random letters
 
     def _people(self, conversation: Conversation) -> list[tuple[str, str, str, str]]:
         return people_for_handles(conversation, self.persons)
