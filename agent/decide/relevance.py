@@ -16,10 +16,13 @@ from functools import lru_cache
 
 from agent import paths
 from agent.entities import Label, Span
+from agent.knowledge.companies import is_listed_company
+from agent.knowledge.geonames import geo_index
 from agent.knowledge.names import lexicon
 from agent.knowledge.org_words import ENDS_WITH_PRIVATE_LEGAL_FORM
 from agent.knowledge.person_words import RELATION_PATTERN
 from agent.knowledge.places import is_known_place
+from agent.knowledge.words import is_common_word
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,8 @@ def is_public(text: str, label: Label) -> bool:
     """A well-known entity of this type (places: the place gazetteer)."""
     if label is Label.LOCATION:
         return is_known_place(text)
+    if label in (Label.ORG, Label.MISC) and is_listed_company(text):
+        return True  # a company of a major stock index (pytickersymbols)
     known = public_entities()
     key = " ".join(re.sub(r"^the\s+", "", text.casefold()).split())
     kinds = _KINDS.get(label, ())
@@ -106,6 +111,46 @@ def in_known_work(text: str) -> bool:
     return bool(regex and regex.search(text)) or bool(_FICTION.search(text))
 
 
+# A prompt that names a work by what it is: a Title-Case name before or after a word for
+# a kind of work ("a <Title> episode", "an episode of <Title>", "characters from <Title>",
+# "<Title> fan fiction"). Its people are then the work's characters, whoever they are: no
+# list of franchises is needed, and none is kept.
+_WORK_KINDS = (
+    r"episodes?|seasons?|series|shows?|sitcoms?|tv\s+shows?|films?|movies?|novels?|books?|video\s+games?|"
+    r"games?|anime|manga|comics?|cartoons?|musicals?|franchise|saga|trilogy|universe|canon|lore|"
+    r"fan\s*fic(?:tion)?s?|fanfic(?:tion)?s?|crossover|screenplay|sequel|prequel|spin-?off|characters?"
+)
+_TITLE_RUN = r"[\"“]?(?:[A-Z][\w'’:\-]*|\d+)(?:\s+(?:[A-Z][\w'’:\-]*|of|the|and|in|a|\d+)){0,5}[\"”]?"
+_TITLE_BEFORE_KIND = re.compile(rf"({_TITLE_RUN})\s+(?:{_WORK_KINDS})\b")
+_KIND_BEFORE_TITLE = re.compile(
+    rf"(?i:\b(?:{_WORK_KINDS})\s+(?:of|from|in|called|titled|named)\s+(?:the\s+)?)[\"“]?[A-Z]"
+)
+_KIND_WORDS_ONLY = re.compile(rf"(?i)^(?:the\s+)?(?:{_WORK_KINDS})$")
+
+
+@lru_cache(maxsize=16)
+def names_a_work(text: str) -> bool:
+    """Does the prompt name a film, show, book, game... by a title and what it is?"""
+    if _KIND_BEFORE_TITLE.search(text):
+        return True
+    for match in _TITLE_BEFORE_KIND.finditer(text):
+        title = match.group(1).strip("\"“”")
+        words = title.split()
+        at_start = match.start() == 0 or text[: match.start()].rstrip()[-1:] in ".!?\n:"
+        if _KIND_WORDS_ONLY.match(title):
+            continue
+        # "Write a Story", "Best Movies": capitals of a heading, not a title.
+        if at_start and all(is_common_word(w) for w in words):
+            continue
+        if all(w.casefold() in _NOT_TITLE_WORDS for w in words):
+            continue
+        return True
+    return False
+
+
+_NOT_TITLE_WORDS = frozenset({"i", "a", "the", "my", "our", "your", "this", "that", "new", "first", "next", "last", "one", "an"})
+
+
 # -- context cues ---------------------------------------------------------------------
 # A sentence ends at . ! ? (not after a title or an initial: "Mr. Hale") or a line break.
 _SENT_END = re.compile(
@@ -152,18 +197,47 @@ _STRONG_WORK_CUE_BEFORE = re.compile(
     r"\bimpersonat\w+\s+$|\bplay\s+the\s+role\s+of\s+$|\blike\s+$|\banswer\s+like\s+$)"
 )
 # "the Nash equilibrium", "Bayes Theorem": a person's name as the name of a concept.
-_CONCEPT_WORD = re.compile(
-    r"(?i)\s(?:theorem|effect|principle|law|paradox|algorithm|method|test|equation|conjecture|"
-    r"hypothesis|model|index|scale|curve|distribution|number|constant|syndrome|disease|prize|award)$"
+# Nouns that make a person's name the name of an idea in any case ("Bayes theorem"), and
+# nouns that do so only written with a capital ("the Nash Solution", not "Tom's solution").
+_CONCEPT_NOUNS = (
+    r"theorem|conjecture|paradox|lemma|razor|wager|dilemma|fallacy|hypothesis|equation|inequality|"
+    r"principle|syndrome|distribution|coefficient|criterion|transform|algorithm|constant"
+)
+_CAPITAL_CONCEPT_NOUNS = (
+    r"Effect|Law|Method|Test|Model|Index|Scale|Curve|Number|Disease|Prize|Award|Solution|Problem|Rule|"
+    r"Cycle|Function|Experiment|Theory|Doctrine|Formula|Ratio|Plan|Machine|Box|Matrix|Limit|Space"
+)
+_CONCEPT_WORD = re.compile(rf"\s(?:(?i:{_CONCEPT_NOUNS})|{_CAPITAL_CONCEPT_NOUNS}|(?:effect|law|theory|test|model|index|scale|curve))$")
+# "Lakatos's research programmes", "by Popper and Kuhn", "Smith and Jones (1998)": people cited
+# in a knowledge prompt are the authors the answer is about.
+_CITED_LIST_BEFORE = re.compile(r"\bby\s+(?:[A-Z][\w'’\-]+,?\s+)*(?:(?:and|&)\s+)?$")
+_LIST_PARTNER_AFTER = re.compile(r"^(?:,\s*[A-Z][\w'’\-]+)*,?\s+(?:and|&)\s+[A-Z][\w'’\-]+(?:['’]s)?\s*(?:\(\s*\d{4}|['’]s\s)")
+ACADEMIC = re.compile(
+    r"(?i)\b(?:theor(?:y|ies|em|etical)|philosoph\w*|scien\w+|research\w*|papers?|essays?|thesis|argu\w+|"
+    r"epistemolog\w*|econom\w+|psycholog\w*|sociolog\w*|linguistic\w*|scholar\w*|critique|framework|"
+    r"concepts?|hypothes\w+|academic|literature|cited|citation|authors?|wrote|proposed|school of thought|"
+    r"methodolog\w*|falsif\w+|paradigm|ideas?|views?|model|doctrine)\b"
 )
 _CHARACTER_APPOSITION = re.compile(r"(?i)^,?\s+(?:a|the|one of the)\s+(?:\w+\s+)?characters?\b")
-_CITATION_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:\(\d{4}\)|,\s*\d{4}\b|\s+et al\b|\s+(?:theorem|conjecture|paradox|principle|effect|law|equation|algorithm|method|test)\b)", re.IGNORECASE)
+_CITATION_AFTER = re.compile(
+    rf"^(?:'s|’s)?\s*(?:\(\d{{4}}\)|,\s*\d{{4}}\b|\s+et al\b|\s+(?i:{_CONCEPT_NOUNS}|theory|law|effect)\b|\s+(?:{_CAPITAL_CONCEPT_NOUNS})\b)"
+)
 _STORY_ABOUT_PEOPLE = re.compile(r"(?i)\b(?:my|our)\s+(?:friend|colleague|co-?worker|family|son|daughter|wife|husband|boss|team)")
 # "the Chicago office", "our Berlin branch": where the user works.
 _OUR_SITE_AFTER = re.compile(
     r"(?i)^\s+(?:office|branch|hq|headquarters|campus|store|shop|site|plant|warehouse|factory|team|clinic|location)\b"
 )
 _FROM_PLACE = re.compile(r"(?i)\b(?:i|we)\s*(?:'m|am|are|was|were)\b[^.!?\n]{0,30}\bfrom\s+(?:the\s+)?$")
+# What a prompt asks of a place it is about: a trip, things to see, its facts.
+PLACE_TOPIC = re.compile(
+    r"(?i)\b(?:trips?|travel\w*|visit\w*|tour\w*|itinerar\w+|vacation|holiday|sightseeing|places|"
+    r"things\s+to\s+(?:do|see)|attractions?|guide|overview|history|culture|cuisine|population|weather|"
+    r"climate|economy|capital|geography|facts?|landmarks?|famous|explore|exploring|stay\s+in|"
+    r"real\s+estate|market|flights?|hotels?|beaches|restaurants|moving\s+to|relocat\w+)\b"
+)
+PLACE_TOPIC_PROMPT = re.compile(
+    r"(?i)\b(?:trip|travel\w*|itinerar\w+|vacation|holiday|sightseeing|places\s+to\s+visit|things\s+to\s+do)\b"
+)
 _PLACE_OF_BUSINESS = re.compile(
     r"(?i)\b(?:school|house|home|office|student|rehab|property|apartment|farm|city of|town of|"
     r"village of|established|founded|located)"
@@ -214,6 +288,12 @@ _CASUAL_SUBJECT_AFTER = re.compile(
 )
 
 
+def _near(text: str, span: Span, before: int = 300, after: int = 150) -> str:
+    """The text around a span: in a long prompt (a pasted report, an essay) a cue far away
+    speaks of something else."""
+    return text[max(0, span.start - before) : span.end + after]
+
+
 class RelevanceRules:
     """Keep-or-swap verdicts from context cues. None means 'no opinion': the type's
     default applies (swap people and organisations, keep public places)."""
@@ -227,6 +307,9 @@ class RelevanceRules:
         if label is not Label.DATE and (self._character(span, whole) or _CHARACTER_APPOSITION.match(after)):
             # Whatever NER called it: a character of a work the prompt names.
             return Verdict(True, 0.75, "character in a known work")
+        if label is Label.PERSON and names_a_work(_near(whole, span)) and not _STORY_ABOUT_PEOPLE.search(whole):
+            # "an episode of <Title> where A meets B": the prompt's people are the work's.
+            return Verdict(True, 0.8, "character in a known work")
         if label in (Label.LOCATION, Label.ORG, Label.MISC) and is_public(span.text, Label.PERSON) and not is_public(span.text, label):
             label = Label.PERSON  # a famous person NER took for a place or company
         if (
@@ -234,7 +317,7 @@ class RelevanceRules:
             and " " not in span.text
             and not is_public(span.text, label)
             and not is_known_place(span.text)
-            and _named_work(whole)
+            and (_named_work(whole) or names_a_work(_near(whole, span)))
             and not _STORY_ABOUT_PEOPLE.search(whole)
         ):
             return Verdict(True, 0.6, "part of a known work")  # place names of a named game or novel
@@ -279,12 +362,17 @@ class RelevanceRules:
         if _CHARACTER_APPOSITION.match(after):
             return Verdict(True, 0.7, "character in a known work")
         if _STRONG_WORK_CUE_BEFORE.search(before) or _CITATION_AFTER.match(after):
-            return Verdict(True, 0.7, "public figure asked about")
+            return Verdict(True, 0.8, "public figure asked about")
+        if len(tokens) == 1 and (_CITED_LIST_BEFORE.search(before) or _LIST_PARTNER_AFTER.match(after)) and ACADEMIC.search(_near(whole, span)):
+            return Verdict(True, 0.8, "public figure asked about")
         if self._with_public_partner(span, whole):
             return Verdict(True, 0.65, "named with a public figure")
         surname_only = len(tokens) == 1 and not lexicon().is_first_name(tokens[0])
         if surname_only and (re.search(r"(?i)\bby\s+$", before) or _WORK_CUE_AFTER.search(after) or _KNOWLEDGE_Q.search(before)):
             return Verdict(True, 0.6, "public figure asked about")
+        if surname_only and ACADEMIC.search(before + after) and not _STORY_TASK.search(whole):
+            # A bare surname in a prompt about ideas is how authors are cited.
+            return Verdict(True, 0.65, "public figure asked about")
         return Verdict(False, 0.6, "a person")
 
     @staticmethod
@@ -316,6 +404,11 @@ class RelevanceRules:
             _OUR_SITE_AFTER.match(after) and re.search(r"(?i)\b(?:our|my|the)\s+$", before)
         ):
             return Verdict(False, 0.8, "where you or someone you know lives or works")
+        known = is_public(span.text, Label.LOCATION) or geo_index().lookup(span.text) is not None
+        if known and (PLACE_TOPIC.search(before) or PLACE_TOPIC.search(after) or PLACE_TOPIC_PROMPT.search(whole)):
+            # The prompt asks about the place, travels there or wants facts of it, and no
+            # cue above says it is the user's home, office or address.
+            return Verdict(True, 0.85, "public place")
         if is_public(span.text, Label.LOCATION):
             return Verdict(True, 0.7, "public place")
         return Verdict(False, 0.6, "a place that is not well known")

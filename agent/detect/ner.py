@@ -8,6 +8,8 @@ import re
 from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
+from agent.knowledge.companies import is_listed_company
+from agent.knowledge.geonames import geo_index
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import NOT_ENTITIES
 from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM, GENERIC_ORG_WORDS, is_generic_org
@@ -95,6 +97,14 @@ class SpacyNerDetector:
             ):
                 label = Label.LOCATION  # "My office is in Lyon": a city NER took for a name
             elif (
+                label in (Label.PERSON, Label.ORG)
+                and _after_place_word(ent)
+                and geo_index().lookup(value) is not None
+                and not is_listed_company(value)
+                and not _used_as_person(ent, names, needs_pronoun=True)
+            ):
+                label = Label.LOCATION  # "villages to visit in Dorset": a region NER took for a name
+            elif (
                 label in (Label.LOCATION, Label.ORG, Label.NORP)
                 and len(value.split()) <= 3
                 and value.istitle()
@@ -121,6 +131,14 @@ class SpacyNerDetector:
                 score = 0.4  # "Wednesday", "last year": rarely identifying
             spans.append(Span(start, end, label, value, score, self.name))
         return spans
+
+
+# Words after which a name is where something is, not who: "in", "across", "visit".
+_PLACE_WORDS_BEFORE = frozenset({"in", "across", "around", "throughout", "near", "visit", "visiting", "explore", "exploring", "tour", "touring"})
+
+
+def _after_place_word(ent) -> bool:
+    return ent.start > 0 and ent.doc[ent.start - 1].lower_ in _PLACE_WORDS_BEFORE
 
 
 def _used_as_person(ent, names, *, needs_pronoun: bool) -> bool:

@@ -23,7 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from agent.entities import Label, Span
+from agent.knowledge.companies import is_listed_company
+from agent.knowledge.frequency import zipf
 from agent.knowledge.geonames import geo_index
+from agent.decide.relevance import ACADEMIC, PLACE_TOPIC, names_a_work
 from agent.knowledge.names import lexicon
 from agent.knowledge.words import is_common_word, word_frequency
 
@@ -82,6 +85,7 @@ def _names() -> list[str]:
     names += ["score", "tokens", "title_case", "upper_case", "lower_case", "has_digit", "mentions", "first_position"]
     names += ["first_name_locales", "last_name_locales", "common_word", "first_token_first_name", "last_token_surname"]
     names += ["word_frequency_max", "word_frequency_min", "frequent_not_a_name"]
+    names += ["zipf_min", "zipf_max", "zipf_not_a_name", "listed_company", "work_named_near", "academic_near", "place_topic_near"]
     names += [f"place={k}" for k in PLACE_KINDS] + ["place_population"]
     names += ["rule_keep", "rule_no_opinion"] + [f"rule={r}" for r in RULE_REASONS]
     names += [f"prompt={c}" for c in PROMPT_CUES] + ["prompt_first_person", "prompt_code", "prompt_length", "prompt_entities"]
@@ -142,6 +146,17 @@ def span_features(text: str, span: Span, rule: RuleOpinion | None, mentions: int
     out += [
         math.log10(1 + max(frequencies)) / 4, math.log10(1 + min(frequencies)) / 4,
         math.log10(1 + max(not_names)) / 4 if not_names else 0.0,
+    ]
+    # wordfreq (Wikipedia, news, books, web, subtitles): household names are written often.
+    zipfs = [zipf(t) for t in tokens]
+    not_name_zipfs = [z for t, z in zip(tokens, zipfs) if not names.info(t).is_first]
+    near = text[max(0, span.start - 300) : span.end + 150]
+    out += [
+        min(zipfs) / 7, max(zipfs) / 7, max(not_name_zipfs) / 7 if not_name_zipfs else 0.0,
+        1.0 if is_listed_company(span.text) else 0.0,
+        1.0 if names_a_work(near) else 0.0,
+        1.0 if ACADEMIC.search(near) else 0.0,
+        1.0 if PLACE_TOPIC.search(near) else 0.0,
     ]
     place = geo.lookup(span.text)
     out += [1.0 if place is not None and place.kind == k else 0.0 for k in PLACE_KINDS]

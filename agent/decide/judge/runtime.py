@@ -44,17 +44,27 @@ class LearnedJudge:
         return out
 
 
-# A rule that finds the entity is the user's own (their home, employer, contact: "I live
-# in", "my colleague") at this confidence or more cannot be overruled into "keep": the
-# judge may swap what the rules would keep, never send what they found private.
+# A rule at this confidence or more is strong general evidence the judge does not overrule:
+# it finds the entity is the user's own (their home, employer, contact: "I live in", "my
+# colleague"), or that the prompt is about it (a place it travels to, a listed company, a
+# work's characters, an author cited). The judge decides what such rules leave open.
 PROTECTIVE_RULE_CONFIDENCE = 0.8
 _RULE_KEEP = FEATURE_NAMES.index("rule_keep")
 
 
+def decided_by_rule(row) -> bool:
+    """A confident rule decides this entity; the head's probability is not used."""
+    return abs(float(row[_RULE_KEEP])) >= PROTECTIVE_RULE_CONFIDENCE
+
+
 def protective(rows, probabilities: Sequence[float]) -> list[float]:
-    """Probabilities with the private findings of confident rules forced to 0."""
-    return [0.0 if len(rows) and rows[i][_RULE_KEEP] <= -PROTECTIVE_RULE_CONFIDENCE else p
-            for i, p in enumerate(probabilities)]
+    """Probabilities with the findings of confident rules forced: 0 for private, 1 for
+    needed."""
+    out = []
+    for i, p in enumerate(probabilities):
+        rule = rows[i][_RULE_KEEP] if len(rows) else 0.0
+        out.append(0.0 if rule <= -PROTECTIVE_RULE_CONFIDENCE else 1.0 if rule >= PROTECTIVE_RULE_CONFIDENCE else p)
+    return out
 
 
 def value_mean(spans: Sequence[Span], probabilities: Sequence[float]) -> list[float]:
