@@ -33,7 +33,7 @@ def test_companies_come_from_the_index_constituents_as_shipped():
         assert alias in _aliases(name)
 
 
-@pytest.mark.parametrize("written", ["Siemens", "Siemens AG", "Nestlé", "Toyota", "Unilever", "Nvidia Corporation"])
+@pytest.mark.parametrize("written", ["Siemens", "Siemens AG", "Nestlé", "Toyota", "Unilever", "Ericsson"])
 def test_listed_companies_are_found_as_people_write_them(written):
     assert company_index().listed_name(written) is not None
 
@@ -112,8 +112,8 @@ def test_a_private_plan_is_no_named_idea():
 @pytest.mark.parametrize(
     "text, place",
     [
-        ("I am planning a trip to Montana next spring: what places should I see?", "Montana"),
-        ("Give me an overview of Morocco for a week of travel.", "Morocco"),
+        ("I am planning a trip to Wyoming next spring: what places should I see?", "Wyoming"),
+        ("Give me an overview of Chile for a week of travel.", "Chile"),
         ("Which beaches in Queensland are best for families?", "Queensland"),
     ],
 )

@@ -7,8 +7,8 @@ Wikipedia metadata).
 
 A company listed there is public: a prompt that names it asks about a company the
 remote model knows, not about the user's employer (unless a cue says so: "I work at").
-Names are matched as people write them: "Microsoft Corporation" is "Microsoft", "Ford
-Motor Company" is "Ford", "The Coca-Cola Company" is "Coca-Cola". Nothing is added to the
+Names are matched as people write them: "Siemens AG" is "Siemens", "Honda Motor Company"
+is "Honda", "The Coca-Cola Company" is "Coca-Cola". Nothing is added to the
 source by hand (tests/test_knowledge_companies.py checks the index against it).
 """
 
@@ -21,7 +21,7 @@ from functools import lru_cache
 from agent.knowledge.org_words import LEGAL_FORM_WORDS
 
 # Words after a listed company's distinctive name that only say what kind of company it
-# is ("Ford Motor Company", "Meta Platforms", "Volkswagen Group"): people drop them.
+# is ("Honda Motor Company", "Volkswagen Group"): people drop them.
 _KIND_WORDS = frozenset(w.casefold() for w in (
     "Group", "Holdings", "Holding", "Corporation", "Corp", "Company", "Co", "Incorporated", "Inc",
     "International", "Industries", "Technologies", "Technology", "Systems", "Motor", "Motors",
