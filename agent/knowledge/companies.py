@@ -40,7 +40,7 @@ def _fold(value: str) -> str:
 
 def _aliases(name: str) -> set[str]:
     """How people write a listed name: as listed, without "The", without the legal form
-    and kind words at its end ("Ford Motor Company" -> "Ford Motor" -> "Ford")."""
+    and kind words at its end ("Honda Motor Company" -> "Honda Motor" -> "Honda")."""
     out = {_fold(name)}
     words = re.sub(r"^the\s+", "", name.strip(), flags=re.IGNORECASE).replace(",", " ").split()
     if words:
