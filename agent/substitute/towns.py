@@ -73,19 +73,34 @@ class TownIndex:
 
 def places_named(text: str, leave_out: str = "") -> tuple[set[str], set[tuple[str, str]]]:
     """Countries (alpha-2) and US states (("US", "IL")) a text names, directly or through
-    a town only one country has."""
+    a town only one country has; `leave_out`: the place being replaced, whose own
+    readings do not count."""
+    skip = fold_place(leave_out)
+    countries: set[str] = set()
+    regions: set[tuple[str, str]] = set()
+    for key, found_countries, found_regions in _places_in(text):
+        if key != skip:
+            countries |= found_countries
+            regions |= found_regions
+    return countries, regions
+
+
+@lru_cache(maxsize=8)
+def _places_in(text: str) -> tuple[tuple[str, frozenset[str], frozenset[tuple[str, str]]], ...]:
+    """Each place word run of a text with what it says (read once per text: a document
+    with many places asks for each of them)."""
     from agent.knowledge.places import place_kind
 
     geo = geo_index()
-    countries: set[str] = set()
-    regions: set[tuple[str, str]] = set()
-    skip = fold_place(leave_out)
+    out = []
     for match in _PLACE_WORDS.finditer(text):
         run = match.group().rstrip(".,")
         for candidate in dict.fromkeys((run, *run.split())):
-            if fold_place(candidate) == skip or len(candidate) < 2:
+            if len(candidate) < 2:
                 continue
             kind, _ = place_kind(candidate)
+            countries: set[str] = set()
+            regions: set[tuple[str, str]] = set()
             if kind == "country":
                 found = geo.lookup(candidate)
                 if found is not None and found.country:
@@ -99,7 +114,9 @@ def places_named(text: str, leave_out: str = "") -> tuple[set[str], set[tuple[st
                 readings = towns().readings(candidate)
                 if readings and len({r.country for r in readings}) == 1:
                     countries.add(readings[0].country)
-    return countries, regions
+            if countries:
+                out.append((fold_place(candidate), frozenset(countries), frozenset(regions)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=64)
