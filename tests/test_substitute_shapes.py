@@ -341,3 +341,14 @@ def test_handles_no_name_made_are_words_and_one_handle_one_stand_in(privacy_engi
     assert sent_for(result, "coolguy92@gmail.com", Label.EMAIL) == f"{handle}@gmail.com"
     role = sent_for(result, "info@brightsmiledental.com", Label.EMAIL)
     assert role.startswith("info@") and role != "info@brightsmiledental.com"
+
+
+@given(seed=seeds, region=st.sampled_from([("Ontario", "CA"), ("Kerala", "IN"), ("Queensland", "AU")]))
+@settings(max_examples=30, deadline=None)
+def test_a_region_gets_a_region_of_its_country(seed, region):
+    from agent.substitute.orgs_places import _country_code, fake_place
+    from agent.substitute.rng import rng_for
+
+    real, country = region
+    fake = fake_place(rng_for(seed, real), real, lambda candidate: True, f"We are moving to {real} next spring.")
+    assert fake != real and _country_code(fake) == country, fake

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import lru_cache
 
 from agent.entities import Label
 from agent.knowledge.geonames import fold_place, geo_index
@@ -40,6 +41,10 @@ def fake_place(rng: random.Random, value: str, is_free, text: str = "", *, same_
         # A stand-in that reads as the same kind of place ("Nice" would read as a word);
         # a country of about the same size (Portugal -> Greece, not a small territory).
         options = [p for p in pools[kind] if fold(p) != fold(value)]
+        if kind == "region":  # Ontario -> another Canadian province where the lists know one
+            home = _country_code(value)
+            same = [p for p in options if home and _country_code(p) == home and place_kind(p)[0] == kind]
+            options = same or options
         size = _population(value) if kind == "country" else 0
         for factor in (3, 10):
             if size:
@@ -66,6 +71,22 @@ def fake_place(rng: random.Random, value: str, is_free, text: str = "", *, same_
         region = next((r for c, r in sorted(regions) if c == country), "")
         town = Town(value, country, region, 15_000)
     return _town_like(rng, value, town, is_free, same_region=same_region)
+
+
+def _country_code(region: str) -> str | None:
+    """The country of a first-level region (ISO 3166-2), "CA" for Ontario."""
+    return _region_countries().get(fold_place(region))
+
+
+@lru_cache(maxsize=1)
+def _region_countries() -> dict[str, str]:
+    import pycountry
+
+    out: dict[str, str] = {}
+    for sub in pycountry.subdivisions:
+        if sub.parent_code is None:
+            out.setdefault(fold_place(sub.name), sub.country_code)
+    return out
 
 
 def _population(place: str) -> int:
@@ -100,7 +121,7 @@ def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_regi
         own_kind = place_kind(name)[0]
         return own_kind == "city" if big else own_kind in ("city", "unknown")
 
-    same_country = index.of_country(town.country)
+    same_country = index.of_country(town.country) or index.of_country("US")  # a country without towns listed
     if same_region and town.region:
         same_country = [t for t in same_country if t.region == town.region] or same_country
     found: list[str] = []
