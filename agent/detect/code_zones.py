@@ -30,7 +30,7 @@ _NAME_PARTICLE = re.compile(r"^(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|Fitz|St|O'|D'
 # Case flips inside one token, as in base64 ("dXNlcjpwYXNz") or generated ids.
 _CASE_FLIPS = re.compile(r"(?:[a-z][A-Z]|[A-Z][a-z]){3,}")
 # What stands right before or after an identifier in code.
-_BEFORE_CODE = re.compile(r"(?:::|->|\.|#|\$|@|%|&|\*|~|\w\()$")
+_BEFORE_CODE = re.compile(r"(?:::|->|\.|#|\$|@|%|&|\*|~|\w\()\Z")  # \Z: "$" also matches before a line break
 _AFTER_CODE = re.compile(r"^(?:::|->|\(|\[|\.\w|=(?!=)|:\w|:\d|<\w|_)")
 # A line that is code: keywords that start statements, or the punctuation of code.
 _CODE_LINE = re.compile(
