@@ -53,6 +53,8 @@ _SPEAKER = re.compile(rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})
 _LINE_NAME = re.compile(
     rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s+[A-Z]\.?)?(?:\s+{_UPPER_TOKEN}){{1,2}})[ \t]*,?$"
 )
+# The same in lower case ("ulrike hansen" heading a lower-cased address block).
+_LOWER_LINE_NAME = re.compile(r"(?m)^[ \t>*\-]*(?P<v>[a-zà-öø-ÿ]{2,}(?:\s+[a-z]\.?)?(?:\s+[a-zà-öø-ÿ'’\-]{2,}){1,2})[ \t]*,?$")
 _LIST = re.compile(
     rf"(?P<items>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?(?:\s*(?:,|;|\band\b|\bor\b|&)\s*{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?){{1,}})"
 )
@@ -237,6 +239,15 @@ class PersonNameDetector:
             if known or contact:
                 start = match.start("v")
                 spans.append(Span(start, match.end("v"), Label.PERSON, match.group("v"), 0.7, self.name))
+        for match in _LOWER_LINE_NAME.finditer(text):
+            tokens = match.group("v").split()
+            first, last = tokens[0], tokens[-1]
+            if any(is_common_word(t) for t in (first, last)) or is_known_place(match.group("v")):
+                continue
+            contact = re.search(r"\d{3}|@|\b(?:suite|apt|street|st\.|avenue|road|inc\.?|llc|ltd)\b", text[match.end() : match.end() + 160], re.IGNORECASE)
+            if self._likely_first_name(first) and (names.is_last_name(last) or contact):
+                start = match.start("v")
+                spans.append(Span(start, match.end("v"), Label.PERSON, match.group("v"), 0.6, self.name))
         return spans
 
     def _by_lexicon(self, text: str, doc) -> list[Span]:
@@ -316,6 +327,23 @@ class PersonNameDetector:
                 start, end = token.idx, doc[i + 1].idx + len(doc[i + 1].text)
                 spans.append(Span(start, end, Label.PERSON, text[start:end], 0.55, self.name))
                 i += 2
+            elif (
+                token.is_lower
+                and i + 2 < n
+                and len(doc[i + 1].text) == 1
+                and doc[i + 1].text.isalpha()
+                and doc[i + 2].is_lower
+                and len(token.text) >= 3
+                and len(doc[i + 2].text) >= 3
+                and not token.is_stop
+                and self._likely_first_name(token.text)
+                and names.is_last_name(doc[i + 2].text)
+                and not is_common_word(doc[i + 2].text)
+            ):
+                # "follow up with lorenzo a brandt": a middle initial between the two.
+                start, end = token.idx, doc[i + 2].idx + len(doc[i + 2].text)
+                spans.append(Span(start, end, Label.PERSON, text[start:end], 0.55, self.name))
+                i += 3
             else:
                 i += 1
         return spans
