@@ -9,11 +9,17 @@ from __future__ import annotations
 import pytest
 
 from agent.detect.code_names import CodeNameDetector, is_person_key, name_shaped
-from agent.detect.code_zones import TechnicalZones, is_term_of_the_trade, looks_like_code_token, looks_like_person_name
+from agent.detect.code_zones import (
+    TechnicalZones,
+    is_term_of_the_trade,
+    looks_like_code_token,
+    looks_like_person_name,
+)
 from agent.detect.config_secrets import ConfigSecretDetector
-from agent.detect.patterns import DomainDetector, HotwordIdDetector, PhoneDetector
+from agent.detect.patterns import DomainDetector, HotwordIdDetector
+from agent.detect.phones import PhoneDetector
 from agent.detect.secrets import SecretDetector
-from agent.entities import Action, Label
+from agent.entities import Action
 from agent.session.conversation import Conversation
 
 

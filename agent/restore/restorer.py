@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 import weakref
-
-import phonenumbers
 from dataclasses import dataclass, field
 from functools import cached_property
+
+import phonenumbers
 
 from agent.entities import Action, Label, RestoredSpan, RestoreResult
 from agent.knowledge.names import lexicon

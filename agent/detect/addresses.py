@@ -1,0 +1,112 @@
+"""Postal addresses: street forms of several languages, PO boxes, postcodes where the
+context says so, and the town and postcode lines of a written address block."""
+
+from __future__ import annotations
+
+import re
+
+from agent.detect.base import DetectionContext
+from agent.detect.pattern_cues import POSTCODE, POSTCODE_LABEL, STREET, announced
+from agent.entities import Label, Span
+from agent.knowledge.places import STREET_TYPE_PATTERN
+
+_UNIT = r"(?:,?\s*(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|Bldg|Building|#)\.?\s*#?\s*[\w-]{1,6})"
+_US_STATES = (
+    "AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|"
+    "NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC|PR"
+)
+_CITY_STATE_ZIP = rf"(?:,?\s*[A-Z][A-Za-z.'\- ]{{1,30}},\s*(?:{_US_STATES})\.?\s+\d{{5}}(?:-\d{{4}})?)"
+# Street names in languages that write the type as a suffix or prefix word.
+_EU_STREET = (
+    r"[A-ZÄÖÜÅÆØÉ][\wäöüßåæøéèêàáíóúñç'\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|"
+    r"katu|tie|gatan|vägen|vej|gade|laan|straat|gracht|plein|kade|utca|ulica|ul\.|ulice|cesta|sokak|"
+    r"caddesi|sokağı)"
+)
+_EU_PREFIX_STREET = (
+    r"(?:Rue|Avenue|Boulevard|Chemin|Place|Allée|Impasse|Calle|Avenida|Paseo|Plaza|Carrer|Rua|"
+    r"Travessa|Via|Viale|Piazza|Corso|Largo|Vicolo)\s+(?:d[eiou']\s?|de la |del |dos |das |da )?"
+    r"[A-ZÀ-Ý][\w'’\-]+(?:\s+[A-ZÀ-Ý][\w'’\-]+){0,3}"
+)
+
+
+class AddressDetector:
+    """Street addresses (number + street words, European street names), PO boxes, and
+    postcodes where the context says they are part of an address."""
+
+    name = "address"
+    labels = frozenset({Label.ADDRESS})
+    _street = re.compile(
+        rf"\b\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?,?\s+(?:[NSEW]\.?\s+|(?:North|South|East|West)\s+)?"
+        rf"(?:[A-Z0-9][\w'’.\-]*\s+){{0,4}}?(?:{STREET_TYPE_PATTERN})\b\.?(?:[ \t]+\d{{1,5}}[a-zA-Z]?\b\.?)?{_UNIT}?{_CITY_STATE_ZIP}?"
+    )
+    _eu_suffix = re.compile(rf"\b{_EU_STREET}\s+\d{{1,5}}[a-zA-Z]?(?:\s*[/-]\s*\d{{1,4}})?{_UNIT}?")
+    _eu_prefix = re.compile(rf"(?:\b\d{{1,5}}(?:\s?(?:bis|ter))?,?\s+)?\b{_EU_PREFIX_STREET}(?:,?\s+\d{{1,5}}[a-zA-Z]?)?{_UNIT}?")
+    # "233 Erzsébet tér 19", "92597 Jahu 80": a house number, a name, a number.
+    _number_name_number = re.compile(
+        rf"(?<![\d.,$€£/:-])\b\d{{1,6}}\s+(?:ul\.\s+)?[A-ZÀ-Þ][a-zà-ÿ'’\-]+(?:\s+[\wÀ-ÿ'’\-]+){{0,3}}\s+\d{{1,5}}[a-zA-Z]?(?!\d|[.,:/]\d|%)\b\.?{_UNIT}?"
+    )
+    _number_first_foreign = re.compile(
+        rf"\b\d{{1,6}}\s+{_EU_STREET}(?:\s+\d{{1,5}})?{_UNIT}?"
+    )
+    _po_box = re.compile(r"(?i)\b(?:P\.?\s?O\.?|Post\s+Office)\s*Box\s+\d{1,8}\b")
+    _uk_postcode = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b")
+    _state_zip = re.compile(rf"\b(?:{_US_STATES})\s+\d{{5}}(?:-\d{{4}})?\b")
+    _generic_postcode = re.compile(r"\b(?:\d{3}\s\d{2}|\d{2}-\d{3}|\d{3,6})\b")
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        spans = []
+        for pattern, score in (
+            (self._street, 0.85),
+            (self._eu_suffix, 0.75),
+            (self._eu_prefix, 0.7),
+            (self._number_first_foreign, 0.75),
+            (self._po_box, 0.9),
+            (self._state_zip, 0.7),
+            (self._number_name_number, 0.55),
+        ):
+            for match in pattern.finditer(text):
+                value = match.group().rstrip(" ,")
+                if pattern is self._eu_prefix and not re.search(r"\d", value):
+                    continue  # "Via Roma" without a number is a street name, not an address
+                if pattern is self._number_name_number:
+                    if re.match(r"(?:1[5-9]|20)\d\d\s", value):
+                        continue  # "2023 World Cup 2": a year, not a house number
+                    if announced(text, match.start(), STREET) or re.match(r"\s*\n\s*[>?\s]*(?:Apt|Suite|Unit|Flat)\b", text[match.end():]):
+                        score = 0.85
+                spans.append(Span(match.start(), match.start() + len(value), Label.ADDRESS, value, score, self.name))
+        for match in self._uk_postcode.finditer(text):
+            if re.search(r"\d[A-Z]{2}$", match.group().replace(" ", "")) and (
+                " " in match.group() or announced(text, match.start(), POSTCODE)
+            ):
+                spans.append(Span(match.start(), match.end(), Label.ADDRESS, match.group(), 0.7, self.name))
+        for match in self._generic_postcode.finditer(text):
+            if announced(text, match.start(), POSTCODE_LABEL):
+                spans.append(Span(match.start(), match.end(), Label.ADDRESS, match.group(), 0.8, self.name))
+        return [self._extended(text, s) if s.score >= 0.7 else s for s in spans]
+
+    _block_line = re.compile(r"[ \t>]*(?P<v>[^\n?!:;@]{1,40}?)[ \t]*(?:\n|$)")
+    _same_line_town = re.compile(r",[ \t]*(?:[A-Z][\w'’\-]*[ \t]?)(?:[A-Z0-9][\w'’\-]*[ \t]?){0,3}(?:,[ \t]*[A-Z]{2})?(?:[ \t]+\d{3,6})?(?=[ \t]*(?:[.,;\n]|$))")
+
+    def _extended(self, text: str, span: Span) -> Span:
+        """An address goes on: ", Goiânia" after the street, and in a written address
+        block the unit, town, region, country and postcode lines below it."""
+        end = span.end
+        town = self._same_line_town.match(text, end)
+        if town:
+            end = town.end()
+        for _ in range(4):
+            newline = text.find("\n", end)
+            if newline == -1 or text[end:newline].strip(" ,\t"):
+                break  # the street line goes on with other words
+            line = self._block_line.match(text, newline + 1)
+            if not line or not line.group("v").strip(" ,"):
+                break
+            value = line.group("v").strip()
+            words = value.replace(",", " ").split()
+            # Town, region, country, postcode or unit lines: short, capitalised or digits.
+            if len(words) > 5 or not all(w[0].isupper() or w[0].isdigit() or w.lower() in ("de", "la", "del", "du", "sur", "am", "an", "upon") for w in words):
+                break
+            end = line.start("v") + len(line.group("v").rstrip())
+        if end == span.end:
+            return span
+        return Span(span.start, end, span.label, text[span.start:end], span.score, span.detector)
