@@ -4,7 +4,7 @@ written back in the same spoken form."""
 from __future__ import annotations
 
 from agent.entities import Label
-from agent.files.spoken import find_spoken
+from agent.files.spoken import find_spoken, render_spoken
 from agent.files.transcript import is_role, structure_spans
 
 
@@ -19,14 +19,14 @@ def test_phone_digits_grouped_with_double():
     assert entity.label is Label.PHONE
     assert entity.canonical == "6462219084"
     assert entity.text == "six four six, double two one, nine oh eight four"
-    assert entity.render("6463319084") == "six four six, double three one, nine oh eight four"
-    assert entity.render("6463419084") == "six four six, three four one, nine oh eight four"
+    assert render_spoken(entity, "6463319084") == "six four six, double three one, nine oh eight four"
+    assert render_spoken(entity, "6463419084") == "six four six, three four one, nine oh eight four"
 
 
 def test_email_spoken_and_rendered_the_same_way():
     entity = _one("Caller: my address is priya underscore nair at outlook dot com thanks\n")
     assert entity.label is Label.EMAIL and entity.canonical == "priya_nair@outlook.com"
-    assert entity.render("leela_menon@outlook.com") == "leela underscore menon at outlook dot com"
+    assert render_spoken(entity, "leela_menon@outlook.com") == "leela underscore menon at outlook dot com"
 
 
 def test_spelled_surname_after_the_name_was_said():
@@ -34,13 +34,13 @@ def test_spelled_surname_after_the_name_was_said():
     assert entity.label is Label.PERSON and entity.canonical == "Wierzbicki"
     assert entity.text == "W I E R Z B I C K I"  # the full stop is the sentence's
     assert entity.context_name == "Tomasz Wierzbicki"
-    assert entity.render("Kowalski") == "K O W A L S K I"
+    assert render_spoken(entity, "Kowalski") == "K O W A L S K I"
 
 
 def test_spelled_with_as_in():
     entity = _one("Caller: it's D as in delta, U as in uniform, N as in nancy, N, E.\n")
     assert entity.canonical == "Dunne"
-    assert entity.render("Ross") == "R as in Romeo, O as in Oscar, S as in Sierra, S as in Sierra"
+    assert render_spoken(entity, "Ross") == "R as in Romeo, O as in Oscar, S as in Sierra, S as in Sierra"
 
 
 def test_card_read_over_turns_is_one_entity():
@@ -49,7 +49,7 @@ def test_card_read_over_turns_is_one_entity():
     entity = _one(text)
     assert entity.label is Label.CREDIT_CARD and entity.canonical == "4539578763621486"
     assert "Agent: go on" in entity.text
-    rendered = entity.render("4111111111111111")
+    rendered = render_spoken(entity, "4111111111111111")
     assert rendered == ("four one one one, one one one one\nAgent: go on\nCaller: then one one one one, one one one one")
 
 

@@ -25,7 +25,7 @@ from agent.files.corpus import CorpusPool
 from agent.files.detectors import PreparedSpans, ProjectHotwords
 from agent.files.document import CellMode, Document, Edit, Segment
 from agent.files.project import Project
-from agent.files.spoken import SpokenEntity, find_spoken
+from agent.files.spoken import SpokenEntity, find_spoken, render_spoken
 from agent.files.transcript import structure_spans
 from agent.knowledge.names import lexicon
 from agent.session.conversation import Conversation, MapEntry
@@ -199,7 +199,7 @@ class ProjectSanitizer:
         written = self._written_stand_in(entity, text)
         if written is None:
             return
-        spoken = entity.render(written)
+        spoken = render_spoken(entity, written)
         if not spoken or conversation.is_taken(spoken) or spoken.casefold() == entity.text.casefold():
             return
         try:

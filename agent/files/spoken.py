@@ -9,7 +9,7 @@ word) and writes a stand-in back *in the same spoken form* (the same grouping, t
 "double", the same separators), so the transcript still reads like speech.
 
 Pure functions over text: no engine, no Qt. `find_spoken(text)` returns SpokenEntity
-values; `SpokenEntity.render(stand_in_value)` writes a written stand-in as this entity
+values; `render_spoken(entity, stand_in_value)` writes a written stand-in as the entity
 was spoken. Typed obfuscation ("john [at] gmail [dot] com" in an e-mail) belongs to the
 written-text detectors, not here.
 
@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agent.entities import Label
-from agent.files.spoken_letters import NATO, find_emails, find_spelled
-from agent.files.spoken_numbers import DEFAULT_HOTWORDS, find_numbers
+from agent.files.spoken_letters import NATO, find_emails, find_spelled, render_email, render_spelled
+from agent.files.spoken_numbers import DEFAULT_HOTWORDS, find_numbers, render_digits
 from agent.files.spoken_types import SpokenEntity, Token
 
-__all__ = ["DEFAULT_HOTWORDS", "NATO", "SpokenEntity", "Token", "find_spoken"]
+__all__ = ["DEFAULT_HOTWORDS", "NATO", "SpokenEntity", "Token", "find_spoken", "render_spoken"]
 
 
 def find_spoken(
@@ -52,3 +52,14 @@ def find_spoken(
     return found
 
 
+def render_spoken(entity: SpokenEntity, stand_in: str) -> str | None:
+    """`stand_in` (a written value of the entity's kind) in the entity's spoken form; None
+    when it cannot be written that way (then the caller falls back). Lives here, not on
+    SpokenEntity: the value type stays below the grammars that render it."""
+    if entity.form == "digits":
+        return render_digits(entity, stand_in)
+    if entity.form == "spelled":
+        return render_spelled(entity, stand_in)
+    if entity.form == "email":
+        return render_email(entity, stand_in)
+    return None

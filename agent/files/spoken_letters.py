@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 
 from agent.entities import Label
-from agent.files.spoken_numbers import _WORD, _ZERO_INSIDE_ONLY, UNITS, unit_word
+from agent.files.spoken_numbers import SPOKEN_WORD, UNITS, ZERO_INSIDE_ONLY, unit_word
 from agent.files.spoken_types import SpokenEntity, Token
 
 NATO = {
@@ -52,10 +52,10 @@ def _spelled_runs(text: str) -> Iterable[list[Token]]:
             m = _LETTER.match(text, cursor)
             if m is None:
                 # Digits may be spelled inside a code ("S W one A").
-                word = _WORD.match(text, cursor)
+                word = SPOKEN_WORD.match(text, cursor)
                 if tokens and word and (word.group().casefold() in UNITS or (word.group().isdigit() and len(word.group()) == 1)):
                     value = word.group() if word.group().isdigit() else UNITS[word.group().casefold()]
-                    if word.group().casefold() in _ZERO_INSIDE_ONLY:
+                    if word.group().casefold() in ZERO_INSIDE_ONLY:
                         break  # "o" is a letter here, read by _LETTER
                     tokens.append(Token(word.start(), word.end(), word.group(), "unit", value))
                     sep = _LETTER_SEP.match(text, word.end())

@@ -32,7 +32,7 @@ _TENS_NAMES = {v: k for k, v in TENS.items()}
 # Words that may sit inside a spoken number without ending it ("four one, uh, five").
 _FILLERS = frozenset({"uh", "um", "er", "erm", "hmm", "dash", "hyphen"})
 # "oh" and "o" are zero only inside a number: "oh, two things" is not a number.
-_ZERO_INSIDE_ONLY = frozenset({"oh", "o"})
+ZERO_INSIDE_ONLY = frozenset({"oh", "o"})
 
 
 DEFAULT_HOTWORDS: tuple[tuple[str, Label], ...] = (
@@ -55,7 +55,7 @@ _MIN_DIGITS_BARE = 5  # a spoken number with no hotword must be at least this lo
 _MIN_DIGITS_HOTWORD = 3
 
 # -- numbers --------------------------------------------------------------------------
-_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)?|\d+")
+SPOKEN_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)?|\d+")
 _SEPARATOR = re.compile(r"[ \t,.;:\-–—…/]*")
 
 
@@ -66,17 +66,17 @@ def _number_tokens(text: str, start: int) -> tuple[list[Token], int]:
     position = start
     end = start
     while True:
-        match = _WORD.match(text, position)
+        match = SPOKEN_WORD.match(text, position)
         if match is None:
             break
         word = match.group().casefold()
         token = None
         if word.isdigit():
             token = Token(match.start(), match.end(), match.group(), "numeral", word)
-        elif word in UNITS and (word not in _ZERO_INSIDE_ONLY or tokens):
+        elif word in UNITS and (word not in ZERO_INSIDE_ONLY or tokens):
             token = Token(match.start(), match.end(), match.group(), "unit", UNITS[word])
             after = re.match(r"[ \t]+(hundred|thousand)\b", text[match.end():], re.IGNORECASE)
-            if after and word not in _ZERO_INSIDE_ONLY:
+            if after and word not in ZERO_INSIDE_ONLY:
                 zeros = "00" if after.group(1).casefold() == "hundred" else "000"
                 token = Token(match.start(), match.end() + after.end(), text[match.start():match.end() + after.end()],
                               "hundred", UNITS[word] + zeros)
@@ -84,7 +84,7 @@ def _number_tokens(text: str, start: int) -> tuple[list[Token], int]:
             token = Token(match.start(), match.end(), match.group(), "teen", TEENS[word])
         elif word.split("-")[0] in TENS:
             head, _, tail = word.partition("-")
-            if tail and tail in UNITS and tail not in _ZERO_INSIDE_ONLY and tail != "zero":
+            if tail and tail in UNITS and tail not in ZERO_INSIDE_ONLY and tail != "zero":
                 token = Token(match.start(), match.end(), match.group(), "tens", TENS[head] + UNITS[tail])
             elif not tail:
                 unit = re.match(r"[ \t]+(one|two|three|four|five|six|seven|eight|nine)\b", text[match.end():], re.IGNORECASE)
@@ -102,14 +102,14 @@ def _number_tokens(text: str, start: int) -> tuple[list[Token], int]:
                 token = Token(match.start(), stop, text[match.start():stop], "repeat", digit * REPEATS[word])
         elif word in _FILLERS and tokens:
             after = _SEPARATOR.match(text, match.end()).end()
-            nxt = _WORD.match(text, after)
-            if nxt and (_starts_number(nxt.group()) or nxt.group().casefold() in _ZERO_INSIDE_ONLY):
+            nxt = SPOKEN_WORD.match(text, after)
+            if nxt and (_starts_number(nxt.group()) or nxt.group().casefold() in ZERO_INSIDE_ONLY):
                 position = after
                 continue
             break
         if token is None:
             break
-        if token.kind == "unit" and word in _ZERO_INSIDE_ONLY and re.search(r"[.?!]", text[end:token.start]):
+        if token.kind == "unit" and word in ZERO_INSIDE_ONLY and re.search(r"[.?!]", text[end:token.start]):
             break  # "... five. Oh, and": a new sentence's interjection
         tokens.append(token)
         end = token.end
@@ -118,7 +118,7 @@ def _number_tokens(text: str, start: int) -> tuple[list[Token], int]:
         if "\n" in text[token.end:position]:
             break
     # A trailing "oh" followed by a comma is an interjection ("... five, oh, and"): drop it.
-    while tokens and tokens[-1].text.casefold() in _ZERO_INSIDE_ONLY and re.match(r"[ \t]*[,!]", text[tokens[-1].end:]):
+    while tokens and tokens[-1].text.casefold() in ZERO_INSIDE_ONLY and re.match(r"[ \t]*[,!]", text[tokens[-1].end:]):
         tokens.pop()
         end = tokens[-1].end if tokens else start
     return tokens, end
@@ -130,7 +130,7 @@ def _digit_count(tokens: Sequence[Token]) -> int:
 
 def _starts_number(word: str) -> bool:
     w = word.casefold()
-    return w.isdigit() or (w in UNITS and w not in _ZERO_INSIDE_ONLY) or w in TEENS or w.split("-")[0] in TENS or w in REPEATS
+    return w.isdigit() or (w in UNITS and w not in ZERO_INSIDE_ONLY) or w in TEENS or w.split("-")[0] in TENS or w in REPEATS
 
 
 def _is_spoken(tokens: Sequence[Token]) -> bool:
@@ -213,7 +213,7 @@ def find_numbers(text: str, hotwords, free) -> list[SpokenEntity]:
     for index, line in enumerate(lines):
         position = line.body_start
         while position < line.end:
-            word = _WORD.search(text, position, line.end)
+            word = SPOKEN_WORD.search(text, position, line.end)
             if word is None:
                 break
             before = text[word.start() - 1] if word.start() > 0 else " "

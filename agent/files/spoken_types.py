@@ -32,21 +32,3 @@ class SpokenEntity:
     # For e-mails: the words of the local part and domain as spoken, and the joiner words.
     pieces: list[tuple[int, int, str]] = field(default_factory=list)
     context_name: str | None = None  # a full name said nearby that a spelled word belongs to
-
-
-    def render(self, stand_in: str) -> str | None:
-        """`stand_in` (a written value of the same kind) in this entity's spoken form;
-        None when it cannot be written that way (then the caller falls back)."""
-        if self.form == "digits":
-            from agent.files.spoken_numbers import render_digits
-
-            return render_digits(self, stand_in)
-        if self.form == "spelled":
-            from agent.files.spoken_letters import render_spelled
-
-            return render_spelled(self, stand_in)
-        if self.form == "email":
-            from agent.files.spoken_letters import render_email
-
-            return render_email(self, stand_in)
-        return None
