@@ -1,19 +1,17 @@
 """What every remote provider shares: one httpx client, timeouts, the retry loop
-(exponential backoff with jitter, Retry-After honoured), server-sent events, mapping
-HTTP failures to the exceptions of agent.providers.errors, and keeping the key secret.
+(exponential backoff with jitter, Retry-After honoured), server-sent events, and keeping
+the key secret. HTTP failures become the exceptions of agent.providers.errors in
+http_errors.py (a mixin of HttpProvider); small transport pieces are in http_support.py.
 
 A provider subclass only says how to build its request and how to read its answers.
 """
 
 from __future__ import annotations
 
-import email.utils
 import json
 import logging
 import random
-import socket
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,32 +31,22 @@ from agent.providers.base import (
     check_messages,
 )
 from agent.providers.errors import (
-    RETRYABLE_STATUS,
-    AuthenticationError,
-    BadRequest,
     Cancelled,
     ProviderError,
-    ProviderTimeout,
     ProviderUnavailable,
     QuotaExceeded,
-    RateLimitError,
     RetryNotice,
     StreamInterrupted,
-    redact,
 )
+from agent.providers.http_errors import HttpErrors
+from agent.providers.http_support import Counted, StreamTracker
 from agent.providers.wording import (
     check_endpoint,
-    connect_failure_words,
-    error_body_words,
-    status_words,
 )
 from agent.providers.worker import StreamMeta, threaded_call, threaded_stream
 
 log = logging.getLogger("veil.providers")
 
-# Error bodies are read up to this size: enough for any provider's explanation.
-_MAX_ERROR_BODY = 64 * 1024
-_MAX_PROVIDER_MESSAGE = 600
 
 
 class Request:
@@ -75,7 +63,7 @@ class Request:
         return f"Request({self.url!r})"
 
 
-class HttpProvider(Provider):
+class HttpProvider(HttpErrors, Provider):
     """Base of the OpenAI-compatible, Anthropic and Gemini providers."""
 
     name = "provider"  # shown in messages
@@ -201,7 +189,7 @@ class HttpProvider(Provider):
 
     # ----------------------------------------------------------------- one attempt
     def _stream_once(self, request: Request, stop: CancelToken) -> Iterator[str | StreamMeta]:
-        tracer = _StreamTracker()
+        tracer = StreamTracker()
         unregister = stop.on_cancel(tracer.abort)
         try:
             with self._client.stream(
@@ -224,7 +212,7 @@ class HttpProvider(Provider):
                         yield completion.text
                     yield StreamMeta(completion.finish_reason, dict(completion.usage))
                     return
-                seen = _Counted(EventSource(response).iter_sse())
+                seen = Counted(EventSource(response).iter_sse())
                 try:
                     yield from self.read_stream(seen)
                 except StreamInterrupted:
@@ -240,7 +228,7 @@ class HttpProvider(Provider):
             unregister()
 
     def _complete_once(self, request: Request, stop: CancelToken) -> Iterator[Completion]:
-        tracer = _StreamTracker()
+        tracer = StreamTracker()
         unregister = stop.on_cancel(tracer.abort)
         try:
             with self._client.stream(
@@ -329,187 +317,12 @@ class HttpProvider(Provider):
         ceiling = min(self.config.backoff_max_s, self.config.backoff_base_s * 2 ** (attempt - 1))
         return self._rng.uniform(ceiling / 2, ceiling)  # "equal jitter"
 
-    # ----------------------------------------------------------------- errors
-    def _secrets(self) -> list[str]:
-        key = self.config.api_key
-        return [key.reveal()] if key else []
-
-    def _redact(self, text: str) -> str:
-        return redact(text, self._secrets())
-
-    def _transport_error(self, exc: httpx.TransportError) -> ProviderError:
-        if isinstance(exc, httpx.ConnectTimeout):
-            return ProviderTimeout(
-                f"could not connect to {self.display_name} within {self.config.connect_timeout_s:g} s",
-                provider=self.kind,
-            )
-        if isinstance(exc, httpx.TimeoutException):
-            return ProviderTimeout(
-                f"{self.display_name} sent nothing for {self.config.read_timeout_s:g} s (read timeout)",
-                provider=self.kind,
-            )
-        if isinstance(exc, httpx.ConnectError):
-            host = urlsplit(self.config.endpoint).netloc or self.config.endpoint
-            error = ProviderUnavailable(
-                f"cannot reach {self.display_name}: {self._redact(connect_failure_words(exc, host))}",
-                provider=self.kind,
-            )
-            error.fix_in_settings = True  # most often a wrong URL or port, or a server not started
-            return error
-        if isinstance(exc, httpx.RemoteProtocolError):
-            return StreamInterrupted(
-                f"{self.display_name} closed the connection before the answer was complete",
-                provider=self.kind,
-            )
-        if isinstance(exc, httpx.UnsupportedProtocol):
-            return BadRequest(f"{self.display_name}: unsupported URL ({self._redact(str(exc))})", provider=self.kind)
-        return ProviderUnavailable(
-            f"network error talking to {self.display_name}: {type(exc).__name__} {self._redact(str(exc))}".strip(),
-            provider=self.kind,
-        )
-
-    def _error_from_response(self, response: httpx.Response) -> ProviderError:
-        status = response.status_code
-        raw = b""
-        for part in response.iter_bytes():
-            raw += part
-            if len(raw) >= _MAX_ERROR_BODY:
-                break
-        text = raw[:_MAX_ERROR_BODY].decode("utf-8", "replace")
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, ValueError):
-            data = None
-        message, code = ("", "")
-        if data is not None:
-            try:
-                message, code = self.error_details(data)
-            except (AttributeError, TypeError, KeyError, IndexError):
-                message, code = "", ""
-        if not message and data is None:
-            message = error_body_words(text, response.headers.get("content-type", ""), status)
-        message = self._redact(message)[:_MAX_PROVIDER_MESSAGE]
-        code = self._redact(str(code or ""))[:100]
-        return self.error_for_status(status, message, code, retry_after=parse_retry_after(response.headers))
-
-    def error_for_status(self, status: int, message: str, code: str, *, retry_after: float | None = None) -> ProviderError:
-        """The exception for an HTTP status (or an error inside a stream, with its status)."""
-        name = self.display_name
-        said = f": {message}" if message else ""
-        http = status_words(status)
-        cls = self.classify(status, code, message)
-        if cls is None:
-            if status in (401, 403):
-                cls = AuthenticationError
-            elif status == 429:
-                cls = QuotaExceeded if "quota" in code.lower() else RateLimitError
-            elif status >= 500 or status in RETRYABLE_STATUS:
-                cls = ProviderUnavailable
-            else:
-                cls = BadRequest
-        if issubclass(cls, AuthenticationError):
-            text = f"{name} rejected the API key ({http}){said}. Check the key in Settings."
-        elif issubclass(cls, QuotaExceeded):
-            text = f"{name}: quota exceeded ({http}){said}"
-        elif issubclass(cls, RateLimitError):
-            wait = f"; it asks to wait {retry_after:g} s" if retry_after is not None else ""
-            text = f"{name} is rate-limiting requests ({http}{wait}){said}"
-        elif issubclass(cls, ProviderUnavailable) and status not in RETRYABLE_STATUS:
-            # 501, 505...: the server cannot do this at all; asking again gives the same answer.
-            text = f"{name} cannot answer this request ({http}){said}. Is the base URL the right API?"
-        elif issubclass(cls, ProviderUnavailable):
-            text = f"{name} is unavailable ({http}){said}"
-        else:
-            text = f"{name} refused the request ({http}){said}"
-        error = cls(
-            self._redact(text),
-            provider=self.kind,
-            status_code=status,
-            provider_message=message,
-            retry_after=retry_after,
-        )
-        if issubclass(cls, ProviderUnavailable) and status not in RETRYABLE_STATUS:
-            error.retryable = False
-            error.fix_in_settings = True
-        elif status == 404 or (issubclass(cls, BadRequest) and "model" in message.lower()):
-            error.fix_in_settings = True  # an unknown model or a wrong path: both are settings
-        return error
-
     def parse_json_event(self, event: ServerSentEvent) -> Any:
         return json.loads(event.data)
 
 
 class EmptyStream(ProviderError):
     """A 200 with no events at all: not retried as a stream (see `stream`)."""
-
-
-class _Counted:
-    """Iterator wrapper that counts the items that went through."""
-
-    def __init__(self, items: Iterator[Any]):
-        self._items = items
-        self.count = 0
-
-    def __iter__(self) -> _Counted:
-        return self
-
-    def __next__(self) -> Any:
-        item = next(self._items)
-        self.count += 1
-        return item
-
-
-class _StreamTracker:
-    """httpx trace hook that remembers the connection's socket, so that cancelling can
-    shut it down and wake a read that is blocked waiting for the server."""
-
-    def __init__(self) -> None:
-        self.network_stream = None
-        self.response: httpx.Response | None = None
-
-    def __call__(self, event: str, info: dict) -> None:
-        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
-            stream = info.get("return_value")
-            if stream is not None:
-                self.network_stream = stream
-
-    def abort(self) -> None:
-        stream = self.network_stream
-        if self.response is not None:
-            stream = self.response.extensions.get("network_stream", stream)
-        if stream is None:
-            return
-        try:
-            sock = stream.get_extra_info("socket")
-            if sock is not None:
-                sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-
-
-def parse_retry_after(headers: httpx.Headers) -> float | None:
-    """Seconds to wait from Retry-After (seconds or an HTTP date) or retry-after-ms."""
-    ms = headers.get("retry-after-ms")
-    if ms:
-        try:
-            return max(0.0, float(ms) / 1000)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when is None:
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 def text_of(value: Any) -> str:
