@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from agent.entities import Label
+from agent.splice import splice
 
 
 class CellMode(str, Enum):
@@ -46,14 +47,7 @@ class Edit:
 
 
 def apply_edits(text: str, edits: list[Edit]) -> str:
-    out = []
-    position = 0
-    for edit in sorted(edits, key=lambda e: e.start):
-        out.append(text[position : edit.start])
-        out.append(edit.text)
-        position = edit.end
-    out.append(text[position:])
-    return "".join(out)
+    return splice(text, ((e.start, e.end, e.text) for e in edits))
 
 
 class Document(Protocol):

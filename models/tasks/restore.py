@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from agent.entities import Action
 from agent.session.conversation import MapEntry
+from agent.splice import splice
 from models.runtime import LocalModel
 from models.tasks.common import Budget, few_shot_header, one_line, window
 
@@ -129,13 +130,7 @@ def find_mentions(answer: str, entries: Sequence[MapEntry]) -> list[Mention]:
 
 
 def apply_mentions(answer: str, mentions: Sequence[Mention]) -> str:
-    pieces, position = [], 0
-    for m in sorted(mentions, key=lambda m: m.start):
-        pieces.append(answer[position : m.start])
-        pieces.append(m.replacement)
-        position = m.end
-    pieces.append(answer[position:])
-    return "".join(pieces)
+    return splice(answer, ((m.start, m.end, m.replacement) for m in mentions))
 
 
 def _exact(answer: str, entry: MapEntry) -> list[Mention]:
