@@ -34,6 +34,7 @@ from agent.files.runner import (
     RunResult,
     collect,
     file_digest,
+    is_vault_error,
     policy_fingerprint,
     progress_ticker,
     refuse_inputs_inside,
@@ -187,7 +188,7 @@ def _run_pool(context, settings, project, store, jobs, reports, out_dir, manifes
                 except (InputRejected, FileRejected) as exc:
                     item.report.status, item.report.error = "failed", str(exc)
                 except Exception as exc:
-                    if _is_vault_error(exc):
+                    if is_vault_error(exc):
                         raise
                     log.error("a worker failed on %s: %s", item.job.source, exc)
                     item.report.status, item.report.error = "failed", f"internal error ({exc.__class__.__name__}: {exc})"
@@ -227,8 +228,3 @@ def _finish(item: _Pending, out_dir: Path, manifest: Manifest, project, reports:
     reports.append(report)
     tick(finished=item.job)
 
-
-def _is_vault_error(exc: Exception) -> bool:
-    from agent.vault import VaultError
-
-    return isinstance(exc, VaultError)

@@ -278,15 +278,8 @@ def sanitize_files(
             report.risk = assess(outcome, sanitizer.project.policy)
             report.seconds = time.perf_counter() - t0
             manifest.record(job, digest, report)
-        except (FileRejected, InputRejected) as exc:
-            report.status, report.error = "failed", str(exc)
-        except OSError as exc:
-            report.status, report.error = "failed", f"{exc.strerror or exc}: {exc.filename or job.source}"
-        except Exception as exc:
-            if _is_vault_error(exc):
-                raise
-            log.exception("sanitizing %s failed", job.source)
-            report.status, report.error = "failed", f"internal error ({exc.__class__.__name__}: {exc}); other files go on"
+        except Exception as exc:  # noqa: BLE001 - one bad file must not end the run (vault errors are re-raised)
+            fail_file(report, job.source, exc, "sanitizing")
         report.seconds = time.perf_counter() - t0
         reports.append(report)
         tick(finished=job)
@@ -337,15 +330,8 @@ def restore_files(
             if unrestored:
                 report.warnings.append("stand-ins left (changed beyond recognition?): " + ", ".join(sorted(unrestored)[:10]))
             report.chars = sum(len(s.text) for s in document.segments)
-        except (FileRejected, InputRejected) as exc:
-            report.status, report.error = "failed", str(exc)
-        except OSError as exc:
-            report.status, report.error = "failed", f"{exc.strerror or exc}: {exc.filename or job.source}"
-        except Exception as exc:
-            if _is_vault_error(exc):
-                raise
-            log.exception("restoring %s failed", job.source)
-            report.status, report.error = "failed", f"internal error ({exc.__class__.__name__}: {exc}); other files go on"
+        except Exception as exc:  # noqa: BLE001 - one bad file must not end the run (vault errors are re-raised)
+            fail_file(report, job.source, exc, "restoring")
         report.seconds = time.perf_counter() - t0
         reports.append(report)
         tick(finished=job)
@@ -381,7 +367,21 @@ def refuse_inputs_inside(jobs: Sequence[FileJob], out_dir: Path) -> None:
             raise FileRejected(f"the output folder {out_dir} holds input {job.source}; choose another --out")
 
 
-def _is_vault_error(exc: Exception) -> bool:
+def is_vault_error(exc: Exception) -> bool:
     from agent.vault import VaultError
 
     return isinstance(exc, VaultError)
+
+
+def fail_file(report: FileReport, source: Path, exc: Exception, doing: str) -> None:
+    """Mark one file failed, in words, so the other files go on; a vault error is no
+    file's fault and ends the run (re-raised)."""
+    if isinstance(exc, (FileRejected, InputRejected)):
+        report.status, report.error = "failed", str(exc)
+    elif isinstance(exc, OSError):
+        report.status, report.error = "failed", f"{exc.strerror or exc}: {exc.filename or source}"
+    elif is_vault_error(exc):
+        raise exc
+    else:
+        log.exception("%s %s failed", doing, source)
+        report.status, report.error = "failed", f"internal error ({exc.__class__.__name__}: {exc}); other files go on"
