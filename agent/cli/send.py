@@ -13,7 +13,7 @@ from agent.cli import CliError, read_stdin_text
 _HIGHLIGHT = ("\x1b[4m", "\x1b[24m")
 
 
-def _provider_options(p: argparse.ArgumentParser) -> None:
+def add_provider_options(p: argparse.ArgumentParser) -> None:
     from agent.providers.choice import PROVIDER_KINDS
 
     p.add_argument("--provider", choices=PROVIDER_KINDS, help="provider kind (default: from the settings)")
@@ -32,7 +32,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "answer to stdout with the real values put back. The API key comes from the system keyring "
         "(Settings) or the VEIL_API_KEY environment variable.",
     )
-    _provider_options(send)
+    add_provider_options(send)
     send.add_argument("--show-sent", action="store_true", help="also print exactly what was sent, on stderr")
     send.add_argument("--retry", action="store_true",
                       help="send the conversation's last failed or unsent message again (needs --conversation)")
@@ -44,7 +44,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         description="A chat in the terminal on one conversation. Commands: /new (new conversation), "
         "/sent (show exactly what was sent last), /retry, /help, /quit. Ctrl-C stops an answer.",
     )
-    _provider_options(chat)
+    add_provider_options(chat)
     chat.set_defaults(func=run_chat)
 
 

@@ -11,7 +11,7 @@ from agent.cli import CliError
 
 
 def register(subcommands: argparse._SubParsersAction) -> None:
-    from agent.cli.send import _provider_options
+    from agent.cli.send import add_provider_options
 
     p = subcommands.add_parser(
         "serve",
@@ -23,7 +23,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "like for `veil send`. Requests of one chat share stand-ins: the conversation comes from the "
         "X-Veil-Conversation header, else from the chat's opening and first answer.",
     )
-    _provider_options(p)
+    add_provider_options(p)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, help="port (default: [server] port in the settings; 0 = any free port)")
     p.add_argument("--token", metavar="TOKEN|-", help="bearer token clients must send; '-' reads it from the "
