@@ -41,7 +41,7 @@ class AddressDetector:
     )
     _eu_suffix = re.compile(rf"\b{_EU_STREET}\s+\d{{1,5}}[a-zA-Z]?(?:\s*[/-]\s*\d{{1,4}})?{_UNIT}?")
     _eu_prefix = re.compile(rf"(?:\b\d{{1,5}}(?:\s?(?:bis|ter))?,?\s+)?\b{_EU_PREFIX_STREET}(?:,?\s+\d{{1,5}}[a-zA-Z]?)?{_UNIT}?")
-    # "233 Erzsébet tér 19", "92597 Jahu 80": a house number, a name, a number.
+    # "14 Kossuth Lajos 7", "310 Rua Augusta 22": a house number, a name, a number.
     _number_name_number = re.compile(
         rf"(?<![\d.,$€£/:-])\b\d{{1,6}}\s+(?:ul\.\s+)?[A-ZÀ-Þ][a-zà-ÿ'’\-]+(?:\s+[\wÀ-ÿ'’\-]+){{0,3}}\s+\d{{1,5}}[a-zA-Z]?(?!\d|[.,:/]\d|%)\b\.?{_UNIT}?"
     )
