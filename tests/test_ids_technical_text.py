@@ -207,3 +207,16 @@ def test_user_generated_is_no_username():
     assert HotwordIdDetector().detect("It reads user-generated events from the device.", None) == []
     assert [s.text for s in HotwordIdDetector().detect("username - tqennell7", None)] == ["tqennell7"]
     assert DomainDetector().detect("the dashboard at metrics.quennell-labs.io is down", None)[0].text == "metrics.quennell-labs.io"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The review is on 07.11.2025 09:15 in the small room.", "job 19991231 235959 finished", "built 2031-02-28 16:45 by ci"],
+)
+def test_a_date_with_a_time_is_not_a_phone_number(text):
+    assert PhoneDetector().detect(text, None) == []
+
+
+def test_a_phone_number_after_a_date_is_still_one():
+    text = "On 07.11.2025 call +49 30 901820 or 030 9018 2045."
+    assert [s.text for s in PhoneDetector().detect(text, None)] == ["+49 30 901820", "030 9018 2045"]

@@ -13,6 +13,12 @@ from agent.detect.pattern_cues import NOT_PHONE, PATTERN_CUES, PHONE, announced
 from agent.entities import Label, Span
 
 
+# A date (day first or year first) followed by a time: "14.03.2024 10:30" must not read
+# as the phone "14.03.2024 10"; and a compact timestamp "20240314 104200" of a log line.
+_DATE_THEN_MORE = re.compile(r"(?:\d{1,2}[./-]\d{1,2}[./-]\d{4}|\d{4}[./-]\d{1,2}[./-]\d{1,2})\s")
+_COMPACT_STAMP = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[ T]?(?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d)?")
+
+
 class PhoneDetector:
     """Phone numbers via Google's libphonenumber (the `phonenumbers` port): international
     numbers anywhere, national formats of the configured regions."""
@@ -67,6 +73,8 @@ class PhoneDetector:
             return False  # "0.9789029536": a decimal fraction
         if re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}", raw):
             return False  # a date
+        if _DATE_THEN_MORE.match(raw) or _COMPACT_STAMP.fullmatch(raw):
+            return False  # a date and a time
         if re.fullmatch(r"\d{3}-\d{2}-\d{4}", raw):
             return False  # the shape of a US SSN
         if re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}", raw):
