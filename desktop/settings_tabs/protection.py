@@ -23,16 +23,12 @@ from PySide6.QtWidgets import (
 )
 
 from agent.config import POLICY_VALUES, CustomPattern, Settings
+from agent.detect.table import label_names
 from agent.entities import DIRECT_IDENTIFIERS, Label
 from desktop.settings_tabs.common import button_row, guard_wheel
 
-LABEL_NAMES = {
-    "PERSON": "Person names", "ORG": "Organisations", "LOCATION": "Places", "ADDRESS": "Postal addresses",
-    "EMAIL": "Email addresses", "PHONE": "Phone numbers", "DATE": "Dates", "ID": "IDs and account numbers",
-    "URL": "URLs", "IP": "IP addresses", "MAC": "MAC addresses", "CREDIT_CARD": "Card numbers",
-    "IBAN": "IBANs", "SSN": "Social security numbers", "USERNAME": "Usernames", "SECRET": "Secrets (API keys, passwords)",
-    "NORP": "Nationalities, religions, groups", "MISC": "Other",
-}
+# One display name per type, from the type table (the README's 'What Veil protects' too).
+LABEL_NAMES = label_names()
 POLICY_TITLES = {"auto": "auto (keep if asked about)", "replace": "replace", "label": "label ([TYPE_1])",
                  "keep": "keep"}
 POLICY_HELP = (
