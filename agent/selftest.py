@@ -37,7 +37,7 @@ from agent.engine.local_tasks import LocalModels, find_local_models
 if TYPE_CHECKING:
     from agent.config import Settings
     from agent.engine.interface import PrivacyEngine
-    from agent.session.conversation import ConversationStore
+    from agent.session.stores import ConversationStore
 
 # Synthetic data only. Every kind here is one the rules must replace whatever the policy.
 SAMPLE_PROMPT = (

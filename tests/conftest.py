@@ -100,7 +100,7 @@ def llama_server_url(tiny_model_path, tmp_path_factory):
 
 
 # Local-model fixtures (tiny_model, chat_model_path, chat_model): see tests/model_fixtures.py.
-from model_fixtures import chat_model, chat_model_path, tiny_model  # noqa: E402,F401
+from model_fixtures import chat_model, chat_model_path, tiny_model  # noqa: F401
 
 # -- privacy engine (tests/test_engine_*.py) -------------------------------------------
 # One Engine per session: building one loads spaCy (~1 s). The engine keeps no state

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import threading
 
-from jeepney import DBusAddress, HeaderFields, MessageType, message_bus, new_method_return, new_signal
+from jeepney import (
+    DBusAddress,
+    HeaderFields,
+    MessageType,
+    message_bus,
+    new_method_return,
+    new_signal,
+)
 from jeepney.io.blocking import open_dbus_connection
 
 BUS_NAME = "org.freedesktop.portal.Desktop"

@@ -12,8 +12,8 @@ from agent.config import default_settings
 from agent.entities import Action, Label
 from agent.providers import ProviderConfig, create_provider
 from agent.session.chat_session import ChatSession
-from agent.session.conversation import MemoryStore
 from agent.session.sender import Sender
+from agent.session.stores import MemoryStore
 
 
 @pytest.fixture

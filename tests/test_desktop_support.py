@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 from desktop_support import TEST_PASSPHRASE, desktop_env, shared_engine  # noqa: F401  (fixtures)
 
-from agent.session.conversation import Conversation, MapEntry
 from agent.entities import Action, Label
+from agent.session.conversation import Conversation, MapEntry
 
 TEXTS = [
     "Sarah Mitchell (sarah.m@globaltech.com) met Dr. Anjali Gupta in Chicago on 12 March 2024.",

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from agent.config import default_settings
-from agent.session.conversation import Conversation
 from agent.decide.decider import RISK_WEIGHTS, Decider, residual_risk
 from agent.engine.core import Engine
 from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, Span
+from agent.session.conversation import Conversation
 
 SECRET = "sk-proj-abcDEF123ghiJKL456mnoPQR789stuVWX0yz"
 MIXED = f"My SSN is 536-22-8473, email me at jo@globaltech.com or call +1 415-555-2671; password: hunter22, key {SECRET}."

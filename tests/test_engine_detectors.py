@@ -12,13 +12,13 @@ import itertools
 import pytest
 
 from agent.config import CustomPattern, default_settings
-from agent.session.conversation import Conversation
 from agent.detect.base import DetectionContext
 from agent.detect.memory import ConversationMemoryDetector
 from agent.detect.merge import resolve_overlaps
 from agent.detect.validators import card_brand, iban_valid, luhn_valid
 from agent.engine.core import Engine
 from agent.entities import Label, Span
+from agent.session.conversation import Conversation
 
 
 def found(spans: list[Span], label: Label) -> list[str]:

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from agent.session.conversation import Conversation
 from agent.entities import Action, Label
+from agent.session.conversation import Conversation
 
 
 def sanitize(engine, text: str, seed: int = 11):

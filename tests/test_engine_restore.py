@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.session.conversation import Conversation, MapEntry
 from agent.detect.validators import digits_of
 from agent.entities import Action, Label, RestoreResult
+from agent.session.conversation import Conversation, MapEntry
 
 prop = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

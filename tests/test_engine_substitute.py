@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.session.conversation import Conversation, fold
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid, ssn_valid
 from agent.entities import Action, Label, Span
 from agent.knowledge.names import lexicon
 from agent.knowledge.places import place_kind, places
+from agent.session.conversation import Conversation, fold
 from agent.substitute.formats import FREE_MAIL, ascii_fold
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)

@@ -10,7 +10,7 @@ from agent.config import default_settings
 from agent.decide.decider import Decider
 from agent.decide.relevance import RelevanceRules, is_public, names_a_work
 from agent.entities import Action, Label, Span
-from agent.knowledge.companies import CompanyIndex, _aliases, company_index
+from agent.knowledge.companies import _aliases, company_index
 from agent.knowledge.frequency import name_zipf, zipf
 
 

@@ -9,8 +9,8 @@ import pytest
 from model_fixtures import write_gguf
 
 from agent.config import default_settings
-from agent.session.conversation import MapEntry
 from agent.entities import Label
+from agent.session.conversation import MapEntry
 from models.catalog import TASK_NAMES, CatalogError, load_catalog
 from models.gguf_info import FILE_TYPES, GgufError, read_gguf_info
 from models.store import ModelNotAvailable, installed_models, resolve_model

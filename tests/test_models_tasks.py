@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from agent.session.conversation import Conversation, MapEntry
 from agent.detect.base import DetectionContext, Detector
-from agent.entities import Label, Span
 from agent.engine.local_tasks import FallbackRestorer, RelevanceJudge, SurrogateProposer
+from agent.entities import Label, Span
+from agent.session.conversation import Conversation, MapEntry
 from models.tasks import tasks_for_model, tasks_from_model
 from models.tasks.detect import LocalLLMDetector
 from models.tasks.relevance import LocalRelevanceJudge

@@ -93,9 +93,10 @@ def test_end_to_end_send_through_the_llama_cpp_server(llama_server_url, veil_hom
     import httpx
 
     from agent.config import default_settings
-    from agent.session.conversation import MemoryStore, MessageState
     from agent.engine.core import Engine
+    from agent.session.conversation import MessageState
     from agent.session.sender import Sender
+    from agent.session.stores import MemoryStore
 
     sent: list[bytes] = []
     client = httpx.Client(timeout=30, event_hooks={"request": [lambda request: sent.append(request.read())]})
@@ -123,9 +124,10 @@ def test_end_to_end_send_through_the_llama_cpp_server(llama_server_url, veil_hom
 
 def test_end_to_end_send_with_the_local_provider(tiny_model_path, veil_home):
     from agent.config import default_settings
-    from agent.session.conversation import MemoryStore, MessageState
     from agent.engine.core import Engine
+    from agent.session.conversation import MessageState
     from agent.session.sender import Sender
+    from agent.session.stores import MemoryStore
 
     provider = create_provider(ProviderConfig("local", local_model_path=str(tiny_model_path), local_threads=2))
     store = MemoryStore()

@@ -15,9 +15,7 @@ from provider_fakes import Fail, FakeProvider, Reply, last_user_text
 from timing_checks import no_runaway
 
 from agent.config import default_settings
-from agent.session.conversation import MemoryStore, MessageState
 from agent.entities import Action
-from agent.session.sender import MessageNotRetryable, Sender
 from agent.providers import (
     Cancelled,
     CancelToken,
@@ -28,6 +26,9 @@ from agent.providers import (
     StreamInterrupted,
     create_provider,
 )
+from agent.session.conversation import MessageState
+from agent.session.sender import MessageNotRetryable, Sender
+from agent.session.stores import MemoryStore
 
 KEY = "sk-pipeline-test-key-0123456789abcdef"
 MODELS = {"openai": "gpt-test", "anthropic": "claude-test", "gemini": "gemini-test"}

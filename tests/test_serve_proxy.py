@@ -431,8 +431,8 @@ def test_veil_serve_prints_url_and_token_and_keeps_the_token(tmp_path):
 
 
 def test_text_held_back_comes_before_the_finish_even_in_the_finishing_chunk(privacy_engine):
-    from agent.session.conversation import Conversation, MapEntry
     from agent.serve.restoring import ChunkRestorer
+    from agent.session.conversation import Conversation, MapEntry
 
     conversation = Conversation()
     conversation.add_entry(MapEntry("Anjali Gupta", "Priya Sharma", Label.PERSON))

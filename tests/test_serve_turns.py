@@ -13,8 +13,9 @@ from provider_fakes import Fail, FakeProvider, Reply
 
 from agent.providers import GenerationParams, ProviderConfig, create_provider
 from agent.providers.errors import ProviderError
-from agent.session.conversation import MemoryStore, MessageState
+from agent.session.conversation import MessageState
 from agent.session.sender import Sender
+from agent.session.stores import MemoryStore
 from agent.session.turns import AuditLog, TurnLog, TurnStore, state_for, title_for
 from agent.vault import VaultStore
 

@@ -203,7 +203,7 @@ def test_a_stand_in_stored_by_another_process_is_refused_and_learnt(vault_path):
 
 
 def test_a_value_mapped_by_another_process_gets_its_stand_in_on_the_next_render(vault_path):
-    from agent.session.conversation import render_and_store
+    from agent.session.stores import render_and_store
 
     first, second = _two_stores(vault_path)
     mine, theirs = first.load_conversation("c"), second.load_conversation("c")

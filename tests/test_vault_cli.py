@@ -13,8 +13,8 @@ from vault_support import FAST_N, _vault_env, memory_keyring, vault_path  # noqa
 
 from agent.cli import CliError
 from agent.cli import vault as vault_cli
-from agent.session.conversation import MapEntry, Message
 from agent.entities import Label
+from agent.session.conversation import MapEntry, Message
 from agent.vault import KEYRING_SERVICE, VaultStore, WrongKey
 from agent.vault.store import lock_request_path
 

@@ -10,8 +10,8 @@ import time
 
 from vault_support import FAST_N, REPO, _vault_env, memory_keyring, vault_path  # noqa: F401
 
-from agent.session.conversation import MapEntry, Message
 from agent.entities import Label
+from agent.session.conversation import MapEntry, Message
 from agent.vault import VaultStore
 
 PASS = "concurrency passphrase"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from vault_support import FAST_N, _vault_env, file_state, memory_keyring, sha256, vault_path  # noqa: F401
 
-from agent.session.conversation import MapEntry, Message, MessageState
 from agent.entities import Action, Label
+from agent.session.conversation import MapEntry, Message, MessageState
 from agent.vault import (
     VaultCorrupt,
     VaultFull,

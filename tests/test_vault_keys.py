@@ -10,8 +10,8 @@ import keyring
 import pytest
 from vault_support import FAST_N, _vault_env, file_state, memory_keyring, vault_path  # noqa: F401
 
-from agent.session.conversation import MapEntry
 from agent.entities import Label
+from agent.session.conversation import MapEntry
 from agent.vault import (
     KEYRING_SERVICE,
     KeyUnavailable,

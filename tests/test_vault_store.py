@@ -12,14 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from vault_support import FAST_N, _vault_env, memory_keyring, run_python, vault_path  # noqa: F401
 
+from agent.entities import Action, Label
 from agent.session.conversation import (
     ConversationNotFound,
-    ConversationStore,
     MapEntry,
     Message,
     MessageState,
 )
-from agent.entities import Action, Label
+from agent.session.stores import ConversationStore
 from agent.vault import VaultStore, open_default_store
 
 

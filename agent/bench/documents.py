@@ -35,7 +35,7 @@ def _run_files(folder: Path, out: Path, project: str, settings=None) -> None:
     from agent.files.project import open_project
     from agent.files.runner import sanitize_files
     from agent.files.sanitizer import ProjectSanitizer
-    from agent.session.conversation import MemoryStore
+    from agent.session.stores import MemoryStore
 
     store = MemoryStore()
     sanitizer = ProjectSanitizer(settings or default_settings(), open_project(store, project))

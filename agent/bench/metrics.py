@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from agent.bench.data import Example
-from agent.session.conversation import Conversation
 from agent.entities import Action, Label, SanitizeResult
 from agent.knowledge.names import lexicon
+from agent.session.conversation import Conversation
 from agent.substitute.persons import parse_name
 
 DIRECT_LABELS = ("EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "SSN", "IP", "SECRET")

@@ -84,7 +84,7 @@ def _policy_from(args: argparse.Namespace):
 def _open(project_name: str, *, create: bool, policy_update=None):
     from agent.cli.text import open_store
     from agent.files.project import ProjectError, open_project
-    from agent.session.conversation import MemoryStore
+    from agent.session.stores import MemoryStore
 
     store = open_store()
     if isinstance(store, MemoryStore):
@@ -164,7 +164,7 @@ def _usable_workers(asked: int, store, project) -> int:
     """More than one worker only where each can open the vault by itself."""
     import os
 
-    from agent.session.conversation import MemoryStore
+    from agent.session.stores import MemoryStore
 
     if asked <= 1:
         return 1

@@ -20,7 +20,7 @@ from agent.cli import (
 
 if TYPE_CHECKING:
     from agent.engine.interface import PrivacyEngine
-    from agent.session.conversation import ConversationStore
+    from agent.session.stores import ConversationStore
 
 
 def register(subcommands: argparse._SubParsersAction) -> None:
@@ -69,7 +69,12 @@ def open_store(*, memory_ok: bool = False):
     what to do: sanitizing into a map that is then thrown away would make the next
     `veil restore` fail. `memory_ok` (veil send / chat, which restore in the same process):
     an in-memory store with a warning instead, nothing kept after the command."""
-    from agent.vault import PassphraseRequired, VaultError, open_default_store, open_default_store_or_memory
+    from agent.vault import (
+        PassphraseRequired,
+        VaultError,
+        open_default_store,
+        open_default_store_or_memory,
+    )
 
     try:
         if memory_ok:

@@ -11,13 +11,13 @@ import logging
 from collections.abc import Mapping, Sequence
 
 from agent.config import Settings
-from agent.session.conversation import Conversation, fold
-from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, RiskScore, Span
-from agent.engine.local_tasks import RelevanceJudge
 from agent.decide.choices import swap_action
 from agent.decide.judge.runtime import LearnedJudge, shipped_head
 from agent.decide.relevance import RelevanceRules, Verdict
 from agent.detect.table import risk_of, risk_weights
+from agent.engine.local_tasks import RelevanceJudge
+from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, RiskScore, Span
+from agent.session.conversation import Conversation, fold
 
 log = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from agent.session.conversation import Conversation
 from agent.entities import Label, Span
+from agent.session.conversation import Conversation
 
 
 class TextAnalysis(Protocol):

@@ -15,12 +15,17 @@ from functools import lru_cache
 from agent import paths
 from agent.detect.base import DetectionContext
 from agent.entities import Label, Span
-from agent.knowledge.not_names import NOT_ENTITIES
-from agent.knowledge.org_words import (
-    AMBIGUOUS_LEGAL_FORMS, COMPANY_SUFFIX_WORDS, GENERIC_ORG_WORDS, INDUSTRY_WORDS, LEGAL_FORMS, legal_form_alternation,
-)
 from agent.knowledge.geonames import geo_index
 from agent.knowledge.names import lexicon
+from agent.knowledge.not_names import NOT_ENTITIES
+from agent.knowledge.org_words import (
+    AMBIGUOUS_LEGAL_FORMS,
+    COMPANY_SUFFIX_WORDS,
+    GENERIC_ORG_WORDS,
+    INDUSTRY_WORDS,
+    LEGAL_FORMS,
+    legal_form_alternation,
+)
 from agent.knowledge.places import is_known_place, places
 from agent.knowledge.words import is_common_word
 

@@ -12,7 +12,6 @@ from agent.detect.base import DetectionContext
 from agent.detect.pattern_cues import NOT_PHONE, PATTERN_CUES, PHONE, announced
 from agent.entities import Label, Span
 
-
 # A date (day first or year first) followed by a time: "14.03.2024 10:30" must not read
 # as the phone "14.03.2024 10"; and a compact timestamp "20240314 104200" of a log line.
 _DATE_THEN_MORE = re.compile(r"(?:\d{1,2}[./-]\d{1,2}[./-]\d{4}|\d{4}[./-]\d{1,2}[./-]\d{1,2})\s")

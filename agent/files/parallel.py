@@ -41,7 +41,7 @@ from agent.files.runner import (
     write_atomically,
 )
 from agent.files.sanitizer import Chunk, DocumentOutcome, ProjectSanitizer, chunks_of
-from agent.session.conversation import render_and_store
+from agent.session.stores import render_and_store
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from agent.files.policy import ProjectPolicy
-from agent.session.conversation import Conversation, ConversationNotFound, ConversationStore
+from agent.session.conversation import Conversation, ConversationNotFound
+from agent.session.stores import ConversationStore
 
 CONVERSATION_PREFIX = "files-"
 _SETTING_PREFIX = "files.project."

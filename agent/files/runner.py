@@ -25,7 +25,7 @@ from agent.files.document import Document, Edit, FileRejected, output_name
 from agent.files.formats import read_document, supported
 from agent.files.risk import DocumentRisk, assess
 from agent.files.sanitizer import ProjectSanitizer, chunks_of, join_segments, place_changes
-from agent.session.conversation import render_and_store
+from agent.session.stores import render_and_store
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,8 @@ from agent.serve.restoring import ChunkRestorer, completion_texts, restore_compl
 from agent.serve.threads import ChatOpening
 from agent.serve.upstream import Upstream
 from agent.serve.wire import ChatRequest, WireError, iter_choices, message_text
-from agent.session.conversation import Message, MessageState, render_and_store
+from agent.session.conversation import Message, MessageState
+from agent.session.stores import render_and_store
 from agent.session.turns import TurnLog, title_for
 
 log = logging.getLogger("veil.serve")

@@ -32,11 +32,11 @@ from agent.restore.tails import restore_tails
 from agent.session.conversation import (
     Conversation,
     ConversationNotFound,
-    ConversationStore,
     MapEntry,
     fold,
 )
 from agent.session.stored_sanitize import sanitize_and_save
+from agent.session.stores import ConversationStore
 
 CONVERSATION_PREFIX = "clipboard-"
 RESTORE_LOOKBACK_DAYS = 7

@@ -31,11 +31,10 @@ from agent.entities import Action, RestoredSpan, RestoreResult, SanitizeResult
 from agent.providers.base import CancelToken, ChatMessage, GenerationParams, Provider
 from agent.session.conversation import (
     Conversation,
-    ConversationStore,
     Message,
     MessageState,
-    render_and_store,
 )
+from agent.session.stores import ConversationStore, render_and_store
 from agent.session.turns import TurnLog, TurnStore
 
 # States a message can be sent again from.

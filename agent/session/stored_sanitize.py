@@ -8,7 +8,8 @@ from collections.abc import Mapping
 
 from agent.engine.interface import PrivacyEngine
 from agent.entities import Action, SanitizeResult
-from agent.session.conversation import Conversation, ConversationStore, render_and_store
+from agent.session.conversation import Conversation
+from agent.session.stores import ConversationStore, render_and_store
 
 
 def sanitize_and_save(

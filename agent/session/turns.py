@@ -20,7 +20,8 @@ import logging
 from typing import Protocol, runtime_checkable
 
 from agent.providers.errors import Cancelled, MissingApiKey, ProviderError
-from agent.session.conversation import Conversation, ConversationStore, Message, MessageState
+from agent.session.conversation import Conversation, Message, MessageState
+from agent.session.stores import ConversationStore
 
 log = logging.getLogger("veil.turns")
 

@@ -39,7 +39,7 @@ from agent.vault.store import (
 
 if TYPE_CHECKING:
     from agent.config import Settings
-    from agent.session.conversation import ConversationStore
+    from agent.session.stores import ConversationStore
 
 log = logging.getLogger("veil.vault")
 
@@ -111,7 +111,7 @@ def open_default_store_or_memory(
     try:
         return open_default_store(interactive, settings=settings)
     except KeyUnavailable as exc:
-        from agent.session.conversation import MemoryStore
+        from agent.session.stores import MemoryStore
 
         message = (f"veil: warning: the vault is not available ({exc}); nothing will be kept after this "
                    "command, and the protection lists kept in the vault are not applied")

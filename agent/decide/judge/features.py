@@ -22,11 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agent.decide.relevance import ACADEMIC, PLACE_TOPIC, names_a_work
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
 from agent.knowledge.geonames import geo_index
-from agent.decide.relevance import ACADEMIC, PLACE_TOPIC, names_a_work
 from agent.knowledge.names import lexicon
 from agent.knowledge.words import is_common_word, word_frequency
 
