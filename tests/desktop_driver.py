@@ -23,8 +23,12 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
 
-from PySide6.QtCore import QPoint, QRect
-from PySide6.QtWidgets import QApplication, QSystemTrayIcon, QToolTip
+# Qt only in the driver itself: the engine's helper process (multiprocessing "spawn")
+# imports this file again as `__mp_main__`, and Qt there cost it ~70 MB that the real app's
+# helper never has (`veil` starts from desktop.launcher, which is kept free of Qt).
+if __name__ == "__main__":
+    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtWidgets import QApplication, QSystemTrayIcon, QToolTip
 
 REPORT: dict = {}
 
