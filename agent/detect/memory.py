@@ -4,17 +4,21 @@ name alone, "Ms. Mitchell", possessives, other casing) and re-formatted phone nu
 
 from __future__ import annotations
 
+import _sre
 import re
-import threading
-import weakref
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
+from re._casefix import _EXTRA_CASES
 
 from agent.detect.base import DetectionContext
 from agent.detect.validators import digits_of
 from agent.entities import Action, Label, Span
 from agent.knowledge.not_names import CALENDAR_WORDS
 from agent.knowledge.person_words import TITLE_WORDS
-from agent.session.conversation import Conversation, MapEntry, fold
+from agent.session.conversation import MapEntry, fold
+from agent.session.map_cache import MapCache
 
 _PHONE_LIKE = re.compile(r"\+?\(?\d[\d\s().\-]{5,}\d")
 
@@ -38,42 +42,62 @@ def name_parts(real: str) -> list[str]:
 
 
 class MentionFinder:
-    """Finds mentions of known values (full, name parts, re-formatted phones) in a text."""
+    """Finds mentions of known values (full, name parts, re-formatted phones) in a text.
 
-    def __init__(self, entries: list[MapEntry], *, detector: str = "memory", full_score: float = 0.98,
+    A mention is a known value written in any letter case, with any run of whitespace
+    between its words, and not inside a longer word; where several start at one place the
+    longest wins, and mentions do not overlap: what one regular expression of all the
+    values, longest first, would find. The values are kept in sets instead of being
+    compiled into such an expression, so that `add` can take new map entries in (the
+    memory grows with the map) and finding costs the same whatever the map's size."""
+
+    def __init__(self, entries: Sequence[MapEntry] = (), *, detector: str = "memory", full_score: float = 0.98,
                  part_score: float = 0.9):
         self.detector = detector
         self.full_score = full_score
+        self.part_score = part_score
         self.needles: dict[str, _Needle] = {}
         self.phones: dict[str, MapEntry] = {}
+        self._keys: set[str] = set()  # the values as compared (_compared_char), single spaces
+        self._prefixes: set[str] = set()  # their beginnings that end just before a non-word character
+        self.add(entries)
+
+    def add(self, entries: Sequence[MapEntry]) -> None:
+        """Take in more entries, in map order (a value's first entry is the one found)."""
         for entry in entries:
             if entry.action is Action.KEEP:
                 continue
             canonical = entry.parent or entry.real
-            self.needles.setdefault(fold(entry.real), _Needle(entry, canonical, False, full_score))
+            self._add_needle(fold(entry.real), _Needle(entry, canonical, False, self.full_score))
             if entry.label is Label.PERSON:
                 for part in name_parts(entry.real):
-                    self.needles.setdefault(fold(part), _Needle(entry, canonical, True, part_score))
+                    self._add_needle(fold(part), _Needle(entry, canonical, True, self.part_score))
             if entry.label is Label.PHONE:
                 self.phones[digits_of(entry.real)[-10:]] = entry
-        surfaces = sorted(self.needles, key=len, reverse=True)
-        alternatives = "|".join(_flexible(s) for s in surfaces)
-        self.regex = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE) if surfaces else None
+
+    def _add_needle(self, key: str, needle: _Needle) -> None:
+        if not key or key in self.needles:
+            return
+        self.needles[key] = needle
+        compared = "".join(_compared_char(c) for c in key)
+        self._keys.add(compared)
+        # Where the text may have a non-word character (a word ends there): 'ι' is
+        # compared as the combining 'ͅ', which is none.
+        self._prefixes.update(compared[:i] for i in range(1, len(key))
+                              if not _is_word(key[i]) or not _is_word(compared[i]))
 
     def find(self, text: str) -> list[Span]:
         spans = []
-        if self.regex is not None:
-            for match in self.regex.finditer(text):
-                value = match.group()
-                needle = self.needles.get(fold(value))
-                if needle is None:
-                    continue
-                if needle.case_sensitive_initial and not value[0].isupper():
-                    continue  # "will" is not "Will Smith"
-                spans.append(
-                    Span(match.start(), match.end(), needle.entry.label, value, needle.score,
-                         self.detector, canonical=needle.canonical)
-                )
+        for start, end in self._mentions(text) if self._keys else ():
+            value = text[start:end]
+            needle = self.needles.get(fold(value))
+            if needle is None:
+                continue
+            if needle.case_sensitive_initial and not value[0].isupper():
+                continue  # "will" is not "Will Smith"
+            spans.append(
+                Span(start, end, needle.entry.label, value, needle.score, self.detector, canonical=needle.canonical)
+            )
         if self.phones:
             for match in _PHONE_LIKE.finditer(text):
                 entry = self.phones.get(digits_of(match.group())[-10:])
@@ -84,10 +108,76 @@ class MentionFinder:
                     )
         return spans
 
+    def _mentions(self, text: str) -> list[tuple[int, int]]:
+        """(start, end) of each mention, left to right, none overlapping."""
+        # The text as compared, one character for each, and then with each run of
+        # whitespace as one space: `flat`; at[i] is where text[i] went in it.
+        flat = _WHITESPACE.sub(" ", text.translate(_COMPARED))
+        if len(flat) == len(text):
+            at: Sequence[int] = range(len(text) + 1)
+        else:
+            dropped = bytearray(len(text))
+            for run in _LONG_WHITESPACE.finditer(text):
+                dropped[run.start() + 1 : run.end()] = b"\x01" * (run.end() - run.start() - 1)
+            at = [i - d for i, d in enumerate(accumulate(dropped, initial=0))]
+        # A mention ends before a non-word character (not inside a run of whitespace) or
+        # at the end, and starts after a non-word character, never on whitespace.
+        ends = [m.start() for m in _END.finditer(text)] + [len(text)]
+        starts = [m.start() for m in _START.finditer(text)]
+        keys, prefixes = self._keys, self._prefixes
+        found: list[tuple[int, int]] = []
+        done = 0
+        for start in starts:
+            if start < done:
+                continue
+            best = None
+            i = bisect_right(ends, start)
+            while i < len(ends):
+                end = ends[i]
+                i += 1
+                piece = flat[at[start] : at[end]]
+                if piece in keys:
+                    best = end
+                if piece not in prefixes:
+                    break
+            if best is not None:
+                found.append((start, best))
+                done = best
+        return found
 
-def _flexible(folded: str) -> str:
-    # Any run of whitespace in the text matches a single space of the stored value.
-    return r"\s+".join(re.escape(part) for part in folded.split(" "))
+
+def _is_word(char: str) -> bool:
+    """Whether a regular expression's \\w (Unicode) matches the character."""
+    return char.isalnum() or char == "_"
+
+
+def _compared_code(code: int) -> int:
+    """A character as a case-insensitive regular expression compares it: its simple lower
+    case, the same one for the letters such an expression takes as one ('ı' and 'i', 'ſ'
+    and 's', 'µ' and 'μ', ...)."""
+    lower = _sre.unicode_tolower(code)
+    same = _EXTRA_CASES.get(lower)
+    return min(lower, *same) if same else lower
+
+
+def _compared_char(char: str) -> str:
+    """A character of a value as compared: one without case is compared as it is."""
+    return chr(_compared_code(ord(char))) if _sre.unicode_iscased(ord(char)) else char
+
+
+class _ComparedTable(dict):
+    """The str.translate table: code point -> the code point it is compared as."""
+
+    def __missing__(self, code: int) -> int:
+        self[code] = compared = _compared_code(code)
+        return compared
+
+
+_COMPARED = _ComparedTable()
+_WHITESPACE = re.compile(r"\s+")
+_LONG_WHITESPACE = re.compile(r"\s{2,}")
+_END = re.compile(r"[^\w\s]|\s(?<!\s\s)")  # not whitespace after whitespace: inside a run
+_START = re.compile(r"(?<!\w)\S")
 
 
 class ConversationMemoryDetector:
@@ -95,23 +185,11 @@ class ConversationMemoryDetector:
     labels = frozenset(Label)
 
     def __init__(self) -> None:
-        # Per conversation object and map revision (an id can be reused by a new one).
-        self._cache: weakref.WeakKeyDictionary[Conversation, tuple[int, MentionFinder]] = weakref.WeakKeyDictionary()
-        self._lock = threading.Lock()
-
-    def _compiled(self, conversation: Conversation) -> MentionFinder:
-        with self._lock:
-            cached = self._cache.get(conversation)
-            if cached and cached[0] == conversation.revision:
-                return cached[1]
-        revision = conversation.revision
-        compiled = MentionFinder(conversation.entries)
-        with self._lock:
-            self._cache[conversation] = (revision, compiled)
-        return compiled
+        # Per conversation object, taking in the entries added since the last call.
+        self._finders: MapCache[MentionFinder] = MapCache(MentionFinder, MentionFinder.add)
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         conversation = context.conversation
-        if conversation is None or not conversation.entries:
+        if conversation is None or not conversation.revision:
             return []
-        return self._compiled(conversation).find(text)
+        return self._finders.get(conversation).find(text)

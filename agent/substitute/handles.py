@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
 from agent.entities import Action, Label
-from agent.session.conversation import Conversation
+from agent.session.conversation import Conversation, MapEntry
+from agent.session.map_cache import MapCache
 from agent.substitute.persons import PersonSurrogates
 
 Person = tuple[str, str, str, str]
@@ -57,10 +59,37 @@ def nickname_pairs(real_first: str, fake_first: str) -> list[tuple[str, str]]:
 def people_for_handles(conversation: Conversation, persons: PersonSurrogates) -> list[Person]:
     """Full names first ("sarah.mitchell" is Sarah Mitchell's, not a lone Sarah's), their
     nicknames after them, then people known by one name."""
-    full: list[Person] = []
-    nicknamed: list[Person] = []
-    single: list[Person] = []
-    for entry in conversation.entries:
+    people: _People = ([], [], [])
+    _take_in(people, conversation.entries, persons)
+    return _in_order(people)
+
+
+class HandlePeople:
+    """people_for_handles per conversation, kept up to date with the map's new entries
+    (an e-mail address is made for every new one: reading the whole map each time made a
+    big text's time grow with its square)."""
+
+    def __init__(self, persons: PersonSurrogates):
+        self.persons = persons
+        self._people: MapCache[_People] = MapCache(lambda: ([], [], []),
+                                                   lambda people, entries: _take_in(people, entries, persons))
+
+    def get(self, conversation: Conversation) -> list[Person]:
+        return _in_order(self._people.get(conversation))
+
+
+# (full names, their nicknames, people known by one name)
+_People = tuple[list[Person], list[Person], list[Person]]
+
+
+def _in_order(people: _People) -> list[Person]:
+    full, nicknamed, single = people
+    return full + nicknamed + single
+
+
+def _take_in(people: _People, entries: Sequence[MapEntry], persons: PersonSurrogates) -> None:
+    full, nicknamed, single = people
+    for entry in entries:
         if entry.label is not Label.PERSON or entry.action is not Action.REPLACE:
             continue
         parts = persons.mapped_parts(entry, with_particles=True)
@@ -78,7 +107,6 @@ def people_for_handles(conversation: Conversation, persons: PersonSurrogates) ->
             single += [(nick, "", fake_nick, "") for nick, fake_nick in nickname_pairs(*first)]
         elif last:  # "Mr. Henderson": "henderson@" is his
             single.append((last[0], "", last[1], ""))
-    return full + nicknamed + single
 
 
 @lru_cache(maxsize=1)

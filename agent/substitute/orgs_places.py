@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from agent.entities import Label
@@ -25,7 +26,8 @@ from agent.knowledge.org_words import (
 )
 from agent.knowledge.places import KNOWN_CITY_POPULATION, place_kind, places
 from agent.knowledge.words import is_common_word
-from agent.session.conversation import Conversation, fold
+from agent.session.conversation import Conversation, MapEntry, fold
+from agent.session.map_cache import MapCache
 from agent.substitute.rng import match_case
 from agent.substitute.towns import Town, places_named, size_class, towns
 
@@ -141,9 +143,13 @@ def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_regi
 
 
 def _org_word_map(conversation: Conversation) -> dict[str, str]:
-    """Distinctive word -> stand-in word, from the organisations already mapped."""
-    mapping: dict[str, str] = {}
-    for entry in conversation.entries:
+    """Distinctive word -> stand-in word, from the organisations already mapped (kept per
+    conversation, taking in the map's new entries only; read-only)."""
+    return _ORG_WORDS.get(conversation)
+
+
+def _take_in_org_words(mapping: dict[str, str], entries: Sequence[MapEntry]) -> None:
+    for entry in entries:
         if entry.label is not Label.ORG:
             continue
         real, fake = entry.real.split(), entry.stand_in.split()
@@ -151,7 +157,9 @@ def _org_word_map(conversation: Conversation) -> dict[str, str]:
             for r, f in zip(real, fake):
                 if fold(r) != fold(f):
                     mapping.setdefault(fold(r), f)
-    return mapping
+
+
+_ORG_WORDS: MapCache[dict[str, str]] = MapCache(dict, _take_in_org_words)
 
 
 def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free) -> str | None:

@@ -23,6 +23,7 @@ from agent.knowledge.person_words import (
     parse_name,
 )
 from agent.session.conversation import Conversation, MapEntry, fold
+from agent.session.map_cache import MapCache
 from agent.substitute.rng import match_case
 
 _TITLE_BEFORE = re.compile(rf"\b({TITLE_PATTERN})\.?\s+$")
@@ -38,9 +39,14 @@ class MappedPart:
     stand_in: str
 
 
+# (known first names, known surnames, stand-in first names used, stand-in surnames used)
+_KnownNames = tuple[dict[str, str], dict[str, str], set[str], set[str]]
+
+
 class PersonSurrogates:
     def __init__(self) -> None:
         self.names = lexicon()
+        self._known_names: MapCache[_KnownNames] = MapCache(lambda: ({}, {}, set(), set()), self._take_in)
 
     def make(self, value: str, text_before: str, conversation: Conversation, rng: random.Random,
              is_free) -> str | None:
@@ -215,14 +221,15 @@ class PersonSurrogates:
             return "first"
         return None
 
-    def _conversation_names(self, conversation: Conversation):
+    def _conversation_names(self, conversation: Conversation) -> _KnownNames:
         """Token-level maps from the conversation's person entries: real first/last name
-        -> stand-in part, and the stand-in parts already in use."""
-        known_first: dict[str, str] = {}
-        known_last: dict[str, str] = {}
-        used_first: set[str] = set()
-        used_last: set[str] = set()
-        for entry in conversation.entries:
+        -> stand-in part, and the stand-in parts already in use (kept up to date with the
+        map's new entries; read-only for callers)."""
+        return self._known_names.get(conversation)
+
+    def _take_in(self, known: _KnownNames, entries) -> None:
+        known_first, known_last, used_first, used_last = known
+        for entry in entries:
             for mapped in self.mapped_parts(entry):
                 if mapped.role == "last":
                     known_last.setdefault(fold(mapped.real), mapped.stand_in)
@@ -230,7 +237,6 @@ class PersonSurrogates:
                 else:
                     known_first.setdefault(fold(mapped.real), mapped.stand_in)
                     used_first.add(fold(mapped.stand_in))
-        return known_first, known_last, used_first, used_last
 
 
 def _prefix(name: str) -> str:

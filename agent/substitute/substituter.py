@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
+from collections.abc import Sequence
 
 from agent.detect.spec import StandInRequest
 from agent.detect.table import label_row, row_of
@@ -17,8 +19,9 @@ from agent.engine.local_tasks import SurrogateProposer
 from agent.entities import Action, Label, Span
 from agent.knowledge.places import STREET_TYPE_PATTERN, place_kind, places
 from agent.session.conversation import Conversation, MapEntry, fold
+from agent.session.map_cache import MapCache
 from agent.substitute import formats
-from agent.substitute.handles import handle_like, people_for_handles
+from agent.substitute.handles import HandlePeople, handle_like
 from agent.substitute.id_standins import stand_in_for
 from agent.substitute.orgs_places import fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial
@@ -46,6 +49,11 @@ class Substituter:
         self.level = level
         self.proposer = proposer
         self.persons = PersonSurrogates()
+        # Kept per conversation, taking in the map's new entries only (a big text makes
+        # thousands of stand-ins with one map).
+        self._handle_people = HandlePeople(self.persons)
+        self._domains: MapCache[dict[str, str]] = MapCache(dict, _take_in_domains)
+        self._labels_given: MapCache[Counter[Label]] = MapCache(Counter, _count_labels)
 
     def stand_in(self, span: Span, action: Action, text: str, conversation: Conversation) -> MapEntry:
         """The map entry for span (existing or new; a new one is added to the conversation)."""
@@ -67,7 +75,7 @@ class Substituter:
             existing = conversation.lookup_real(span.text, Action.LABEL)
             if existing is not None:
                 return existing
-            number = 1 + sum(1 for e in conversation.entries if e.action is Action.LABEL and e.label is span.label)
+            number = 1 + self._labels_given.get(conversation)[span.label]
             stand_in = label_text(span.label, number)
             while conversation.is_taken(stand_in) or stand_in in text:
                 number += 1
@@ -222,14 +230,22 @@ class Substituter:
         return at + handle_like(conversation.seed, body)  # words, not random letters
 
     def _people(self, conversation: Conversation) -> list[tuple[str, str, str, str]]:
-        return people_for_handles(conversation, self.persons)
+        return self._handle_people.get(conversation)
 
     def _domain_map(self, conversation: Conversation) -> dict[str, str]:
-        mapping = {}
-        for entry in conversation.entries:
-            if entry.label is Label.EMAIL and "@" in entry.real and "@" in entry.stand_in:
-                mapping.setdefault(entry.real.rpartition("@")[2].lower(), entry.stand_in.rpartition("@")[2].lower())
-        return mapping
+        return self._domains.get(conversation)  # read-only
+
+
+def _take_in_domains(mapping: dict[str, str], entries: Sequence[MapEntry]) -> None:
+    """Real e-mail domain -> its stand-in's domain (the first e-mail of a domain decides)."""
+    for entry in entries:
+        if entry.label is Label.EMAIL and "@" in entry.real and "@" in entry.stand_in:
+            mapping.setdefault(entry.real.rpartition("@")[2].lower(), entry.stand_in.rpartition("@")[2].lower())
+
+
+def _count_labels(given: Counter[Label], entries: Sequence[MapEntry]) -> None:
+    """How many label stand-ins ([PERSON_1], ...) each kind has."""
+    given.update(e.label for e in entries if e.action is Action.LABEL)
 
 
 class _WordIndex:
