@@ -12,7 +12,7 @@ import pytest
 from agent.decide.judge.features import FEATURE_NAMES
 from agent.decide.judge.runtime import PROTECTIVE_RULE_CONFIDENCE, decided_by_rule, protective
 from agent.decide.relevance import ACADEMIC, PLACE_TOPIC, RelevanceRules, is_public, names_a_work
-from agent.entities import Label, Span
+from agent.entities import Action, Label, Span
 from agent.knowledge.companies import company_index, is_listed_company
 from agent.knowledge.frequency import name_zipf, zipf
 
@@ -209,3 +209,30 @@ def test_confident_rules_force_the_probability_both_ways_and_weak_ones_do_not():
     rows = _rows(0.85, -0.9, 0.6, -0.6, 0.0)
     assert protective(rows, [0.1, 0.9, 0.3, 0.7, 0.5]) == [1.0, 0.0, 0.3, 0.7, 0.5]
     assert [decided_by_rule(r) for r in rows] == [True, True, False, False, False]
+
+
+# -- a full name NER took for a place or an organisation -------------------------------------
+
+
+@pytest.mark.parametrize("name", ["Ildikó Hoffmann", "Réka Sandoval", "Enikő Vogel", "Anikó Portillo"])
+def test_a_first_name_and_a_surname_are_a_person_whatever_the_parse_says(name):
+    from agent.config import default_settings
+    from agent.engine.core import Engine
+    from agent.session.conversation import Conversation
+
+    text = f"I want to add {name} as a beneficiary to my account."
+    result = Engine(default_settings()).sanitize(text, Conversation("full-name-test"))
+    found = [e for e in result.entities if e.real == name]
+    assert found and found[0].label is Label.PERSON and found[0].action is not Action.KEEP
+
+
+def test_names_that_are_also_surnames_or_companies_are_left_to_the_parse():
+    from agent.detect.ner import _full_name_shape
+    from agent.knowledge.names import lexicon
+
+    names = lexicon()
+    assert _full_name_shape("Réka Sandoval", names)
+    assert not _full_name_shape("Spencer Quintero", names)  # 'Spencer' is a surname too
+    assert not _full_name_shape("Wells Fargo", names)
+    assert not _full_name_shape("Réka SANDOVAL", names)
+    assert not _full_name_shape("Réka", names)

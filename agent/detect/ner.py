@@ -113,6 +113,8 @@ class SpacyNerDetector:
                 and not ENDS_WITH_LEGAL_FORM.search(value)
             ):
                 label = Label.PERSON  # "Marcy is a black cat", "Marcus Feld from...": a name
+            elif label in (Label.LOCATION, Label.ORG) and _full_name_shape(value, names):
+                label = Label.PERSON  # "add Réka Sandoval as a beneficiary": a first name and a surname
             score = _BASE_SCORE[label]
             if label is Label.PERSON and any(ch.isdigit() for ch in value):
                 continue  # "Leeds LS6 2QT": people's names have no digits
@@ -131,6 +133,21 @@ class SpacyNerDetector:
                 score = 0.4  # "Wednesday", "last year": rarely identifying
             spans.append(Span(start, end, label, value, score, self.name))
         return spans
+
+
+def _full_name_shape(value: str, names) -> bool:
+    """Two or three capitalised words, the first only a first name and the last only a
+    surname in the name lists (any locale), that name no known place or listed company:
+    a person, whatever the parse says. Names that are both ("Morgan", "Stanley") are left
+    to the parse."""
+    tokens = value.split()
+    if not 2 <= len(tokens) <= 3 or not all(t[:1].isupper() and t[1:2].islower() for t in tokens):
+        return False
+    first, last = names.info(tokens[0]), names.info(tokens[-1])
+    if not first.first_in or first.last_in or not last.last_in or last.first_in:
+        return False
+    return not (is_known_place(value) or geo_index().lookup(value) is not None or is_listed_company(value)
+                or ENDS_WITH_LEGAL_FORM.search(value) or is_generic_org(value))
 
 
 # Words after which a name is where something is, not who: "in", "across", "visit".
