@@ -1,7 +1,7 @@
 """`veil serve` against bad input and hostile pages: malformed bodies of any kind get a
 400 (never a 500, never forwarded), requests for another host name (DNS rebinding) or
-from a web page's origin are refused, and two chats that begin the same way do not
-share one conversation. A real proxy on 127.0.0.1, a real encrypted vault, a recording
+from a web page's origin are refused, and two chats that begin the same way share the
+opening's stand-ins but not one conversation. A real proxy on 127.0.0.1, a real encrypted vault, a recording
 upstream."""
 
 from __future__ import annotations
@@ -183,21 +183,41 @@ def chat(url: str, messages: list[dict], **headers) -> tuple[str, str]:
     return response.json()["choices"][0]["message"]["content"], response.headers[CONVERSATION_HEADER]
 
 
-def test_chats_that_begin_alike_get_conversations_of_their_own_and_keep_them(privacy_engine, running):
+def test_chats_that_begin_alike_share_the_opening_then_get_conversations_of_their_own(privacy_engine, running):
     server, upstream, _, vault = running
     opening = [{"role": "system", "content": "You help with letters."},
                {"role": "user", "content": "Write to Anjali Gupta about her refund."}]
+    sent_before = len(upstream.requests)
     first_answer, first = chat(server.url, opening)
-    second_answer, second = chat(server.url, opening)
-    assert first != second  # same system prompt and first message: two chats
-    assert vault.load_conversation(first).seed != vault.load_conversation(second).seed
+    second_answer, opening_again = chat(server.url, opening)
+    # The same opening (a retry, a regenerated answer, another chat that begins alike):
+    # one conversation, so the upstream gets the same text with the same stand-ins (two
+    # sets of stand-ins for one text would show it which words were swapped).
+    assert opening_again == first
+    sent_openings = [json.dumps(r.json["messages"]) for r in upstream.requests[sent_before:]]
+    assert len(sent_openings) == 2 and sent_openings[0] == sent_openings[1] and "Gupta" not in sent_openings[0]
+    stand_in = vault.load_conversation(first).lookup_real("Anjali Gupta").stand_in
 
-    # Each chat goes on in its own conversation: its first answer tells them apart.
+    # The first answer goes on in that conversation; another first answer to the same
+    # opening is another chat: a conversation of its own, which has the opening's
+    # stand-ins and nothing else of the first chat.
+    turn = [*opening, {"role": "assistant", "content": first_answer},
+            {"role": "user", "content": "Now cc Anjali Gupta's manager, Tobias Wenzlau."}]
+    assert chat(server.url, turn)[1] == first
+    other_turn = [*opening, {"role": "assistant", "content": second_answer},
+                  {"role": "user", "content": "Now cc Anjali Gupta's accountant."}]
+    second = chat(server.url, other_turn)[1]
+    assert second != first
+    assert vault.load_conversation(first).seed != vault.load_conversation(second).seed
+    forked = vault.load_conversation(second)
+    assert forked.lookup_real("Anjali Gupta").stand_in == stand_in
+    assert forked.lookup_real("Tobias Wenzlau") is None and vault.load_conversation(first).lookup_real("Tobias Wenzlau")
+    assert stand_in in json.dumps(upstream.requests[-1].json["messages"])
+
+    # Each chat keeps its conversation, also when the client trims what it sends back.
     for answer, conversation in ((first_answer, first), (second_answer, second)):
-        turn = [*opening, {"role": "assistant", "content": answer},
-                {"role": "user", "content": "Now cc Anjali Gupta's manager."}]
-        assert chat(server.url, turn)[1] == conversation
-        # A client that trims what it sends back is still recognised.
+        again = [*opening, {"role": "assistant", "content": answer}, {"role": "user", "content": "Thanks."}]
+        assert chat(server.url, again)[1] == conversation
         trimmed = [*opening, {"role": "assistant", "content": f"  {answer}\n"}, {"role": "user", "content": "Shorter."}]
         assert chat(server.url, trimmed)[1] == conversation
 
@@ -206,6 +226,12 @@ def test_chats_that_begin_alike_get_conversations_of_their_own_and_keep_them(pri
     with ProxyServer(privacy_engine, vault, provider, port=0, token=TOKEN) as restarted:
         turn = [*opening, {"role": "assistant", "content": first_answer}, {"role": "user", "content": "Thanks."}]
         assert chat(restarted.url, turn)[1] == first
+        assert chat(restarted.url, other_turn)[1] == second
+        # The opening keeps its conversation, and a new first answer to it is a new chat.
+        third_answer, opening_after = chat(restarted.url, opening)
+        assert opening_after == first
+        third_turn = [*opening, {"role": "assistant", "content": third_answer}, {"role": "user", "content": "Go."}]
+        assert chat(restarted.url, third_turn)[1] not in (first, second)
     provider.close()
 
     # A history this proxy never answered: a new conversation, found again next turn.

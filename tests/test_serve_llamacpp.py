@@ -42,18 +42,23 @@ def test_openai_client_through_the_proxy_to_llama_cpp(proxied_llama):
     assert completion.choices[0].finish_reason in ("length", "stop")
     assert completion.usage.completion_tokens > 0
 
-    chunks = list(client.chat.completions.create(model="tiny", messages=messages, max_tokens=8, temperature=0,
-                                                 stream=True))
+    streamed = client.chat.completions.with_raw_response.create(model="tiny", messages=messages, max_tokens=8,
+                                                                temperature=0, stream=True)
+    chunks = list(streamed.parse())
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     assert len(chunks) >= 3 and text.strip()
     assert chunks[-1].choices[0].finish_reason in ("length", "stop")
 
     # What reached llama.cpp, per the audit log: stand-ins only, and both requests in one
-    # conversation (same opening message).
+    # conversation: the same opening with no answer yet (a retry, a regenerated answer)
+    # is sent with the same stand-ins, so the upstream cannot tell them by comparing.
     # A stream's entry is updated just after [DONE] went out.
     assert wait_until(lambda: [a.status for a in vault.list_audit()] == ["answered", "answered"])
     audit = vault.list_audit()
-    assert all(a.conversation_id == whole.headers[CONVERSATION_HEADER] for a in audit)
+    conversation = whole.headers[CONVERSATION_HEADER]
+    assert streamed.headers[CONVERSATION_HEADER] == conversation
+    assert [a.conversation_id for a in audit] == [conversation, conversation]
+    assert vault.load_conversation(conversation).lookup_real("Anjali Gupta") is not None
     for entry in audit:
         assert 'messages[0].content: "Write one sentence to ' in entry.sent_text
         assert not any(mentions(entry.sent_text, value) for value in REALS)

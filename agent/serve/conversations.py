@@ -21,9 +21,9 @@ from typing import Any, Protocol
 
 from agent.engine.interface import PrivacyEngine
 from agent.serve.fields import RequestWalker, UnknownFields
-from agent.serve.threads import ChatOpening, ChatThreads, SettingsStore
+from agent.serve.threads import ChatOpening, ChatThreads, SettingsStore, new_conversation_id
 from agent.serve.wire import WireError
-from agent.session.conversation import Conversation, ConversationNotFound, MessageState
+from agent.session.conversation import Conversation, ConversationNotFound, MessageState, fold
 from agent.session.turns import TurnStore
 
 CONVERSATION_HEADER = "X-Veil-Conversation"
@@ -113,6 +113,27 @@ class ConversationBook:
                                 param=CONVERSATION_HEADER)
             return header, None
         return self.threads.conversation_for(messages)
+
+    def fork(self, slot: ConversationSlot, opening: ChatOpening) -> str:
+        """A conversation of its own for a chat that began like the slot's (the same
+        opening, another first answer): it starts with the opening's stand-ins, the map
+        entries of the values the opening mentions, and has nothing else of the other
+        chat (its seed is its own). Returns its id."""
+        with slot.lock:
+            assert slot.conversation is not None
+            source = slot.conversation
+            said = fold(opening.text)
+            entries = [e for e in source.entries if fold(e.real) in said]
+        fork = self.store.create_conversation(title=source.title, conversation_id=new_conversation_id())
+        for entry in entries:
+            try:
+                fork.add_entry(entry)
+            except ValueError:  # a case variant ("ReLU", "relu"): its value's stand-in
+                base = fork.lookup_stand_in(entry.stand_in)
+                if base is not None:
+                    fork.add_variant(base, entry.real, entry.stand_in)
+        self.store.save_conversation(fork)
+        return fork.id
 
     # -- slots ----------------------------------------------------------------------------------------
     def slot(self, conversation_id: str) -> ConversationSlot:

@@ -156,7 +156,7 @@ class Exchange:
         self.done = False
         # A chat's first request: its answers identify the chat from then on.
         self.opening = opening
-        self._threads: list[str] = []
+        self._threads: list[tuple[str, str]] = []  # (chat digest, its conversation) to keep in the vault
 
     @property
     def conversation_id(self) -> str:
@@ -210,16 +210,25 @@ class Exchange:
         in the vault by _end)."""
         if self.opening is None:
             return
-        threads = self.proxy.conversations.threads
+        book = self.proxy.conversations
         for answer in answers:
-            digest = threads.digest_for(self.opening, answer)
-            threads.record(digest, self.slot.id)
-            self._threads.append(digest)
+            digest = book.threads.digest_for(self.opening, answer)
+            if book.threads.find(digest) is not None:
+                continue  # the same first answer as a chat before: the same chat so far
+            try:
+                # The opening's first answer goes on in its conversation; another answer
+                # to the same opening is another chat, with a conversation of its own.
+                conversation_id = self.slot.id if book.threads.claim(self.opening) else book.fork(self.slot, self.opening)
+            except Exception:
+                log.exception("could not start the chat's own conversation")
+                continue
+            book.threads.record(digest, conversation_id)
+            self._threads.append((digest, conversation_id))
 
     def _end(self, received: str, shown: str, error: BaseException | None) -> None:
-        for digest in self._threads:
+        for digest, conversation_id in self._threads:
             try:
-                self.proxy.conversations.threads.save(digest, self.slot.id)
+                self.proxy.conversations.threads.save(digest, conversation_id)
             except Exception:
                 log.exception("could not keep the chat's index entry in the vault")
         self._threads = []
