@@ -160,13 +160,17 @@ class NameLexicon:
                     self.pools[f"{locale}-Latn"] = latin
                     self.scripts[f"{locale}-Latn"] = "LATIN"
         self.locales = tuple(locales)
+        # 55,000 tokens share ~3,800 distinct NameInfo values (frozen): one object each.
+        shared: dict[tuple[int, int, int, int], NameInfo] = {}
         self._info: dict[str, NameInfo] = {}
         for token in set(male) | set(female) | set(first) | set(last):
-            self._info[token] = NameInfo(
-                male.get(token, 0), female.get(token, 0), first.get(token, 0), last.get(token, 0), self.locales
-            )
+            masks = (male.get(token, 0), female.get(token, 0), first.get(token, 0), last.get(token, 0))
+            info = shared.get(masks)
+            if info is None:
+                info = shared[masks] = NameInfo(*masks, self.locales)
+            self._info[token] = info
         self._empty = NameInfo(0, 0, 0, 0, self.locales)
-        self._pool_index = _pool_index(self.pools)
+        self._pool_index = _pool_index(self.pools, self._info)
 
     def info(self, token: str) -> NameInfo:
         return self._info.get(token.casefold().strip(".'’"), self._empty)
@@ -278,9 +282,12 @@ def _fold_name(token: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("đ", "d")
 
 
-def _pool_index(pools: dict[str, dict[str, tuple[str, ...]]]) -> tuple[dict[str, dict[str, int]], ...]:
+def _pool_index(pools: dict[str, dict[str, tuple[str, ...]]],
+                keys: dict[str, object] | None = None) -> tuple[dict[str, dict[str, int]], ...]:
     """Token as written (casefolded) and without accents -> {pool locale: role bits},
-    for the origin and gender of stand-ins."""
+    for the origin and gender of stand-ins. Read only: the 100,000 tokens share ~7,000
+    distinct maps (one dict each, not one per token), and a key equal to one of `keys`
+    (the lexicon's tokens) is that same string."""
     exact: dict[str, dict[str, int]] = {}
     folded: dict[str, dict[str, int]] = {}
     for locale, pool in pools.items():
@@ -291,7 +298,16 @@ def _pool_index(pools: dict[str, dict[str, tuple[str, ...]]]) -> tuple[dict[str,
                         for index, fold in ((exact, _casefold_name), (folded, _fold_name)):
                             entry = index.setdefault(fold(token), {})
                             entry[locale] = entry.get(locale, 0) | bits
-    return exact, folded
+    strings = {key: key for key in keys or ()}
+    maps: dict[frozenset[tuple[str, int]], dict[str, int]] = {}
+    out = []
+    for index in (exact, folded):
+        compact: dict[str, dict[str, int]] = {}
+        for token, entry in index.items():
+            token = strings.setdefault(token, token)
+            compact[token] = maps.setdefault(frozenset(entry.items()), entry)
+        out.append(compact)
+    return tuple(out)
 
 
 _lock = threading.Lock()
