@@ -10,6 +10,8 @@ stays out of the app's process.
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import logging
 import threading
 from collections.abc import Callable
@@ -59,6 +61,7 @@ class EngineService:
         engine = build_engine(call.settings, self._local_models)
         engine.warm_up()
         self.engine = engine  # streams already open keep the restorer they started with
+        release_free_memory()  # the old engine's, and what loading the new one left
 
     def dry_run(self, call: DryRunCall) -> DryRun:
         return self.engine.dry_run(call.text, call.state.build(), call.overrides)
@@ -88,6 +91,19 @@ class EngineService:
 
     def close_stream(self, call: CloseStream) -> None:
         self._streams.pop(call.stream_id, None)
+
+
+def release_free_memory() -> None:
+    """Give the memory that loading freed back to the system. Loading parses large files
+    (spaCy's model, word and name lists) into short-lived objects; freed, their pages stay
+    in the C heap, counted in the process's resident size, until malloc_trim (glibc) hands
+    them back: measured ~10 MB after warm-up. Elsewhere (macOS, Windows, musl) nothing."""
+    gc.collect()
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError, TypeError):
+        return
+    trim(0)
 
 
 Handler = Callable[[EngineService, Any], Any]
@@ -148,6 +164,7 @@ def child_main(conn, restore_conn, settings: Settings, local_models: LocalModels
     except BaseException as exc:  # reported to the parent, which falls back or says why
         conn.send(("error", portable(exc)))
         return
+    release_free_memory()
     threading.Thread(target=serve, args=(restore_conn, service, RESTORE_CALLS), name="restore", daemon=True).start()
     conn.send(("ready", None))
     serve(conn, service, SANITIZE_CALLS)
