@@ -75,6 +75,8 @@ def test_place_topic_words_are_whole_words():
         "Summarise the Harbor Lights novel in three lines.",
         "Describe the characters from Glass Orchard in a table.",
         'Recap the film called "Paper Comets" for my book club.',
+        'Jokes in the style of the sitcom "Maple Street Nights", please.',
+        "List the characters in Paper Comets.",
     ],
 )
 def test_a_title_with_the_kind_of_work_names_a_work(text):
@@ -89,6 +91,11 @@ def test_a_title_with_the_kind_of_work_names_a_work(text):
         "Write a story about my dog and our new neighbour.",
         "Episodes of coughing kept me awake.",
         "Best Road Trip movies for a rainy day, please.",  # capitals of a heading
+        "Recommend an RPG game for two players.",  # a genre, not a title
+        "My son likes TV shows about trains.",
+        "The latest Quarterly Sales shows that the spring campaign worked.",  # 'shows' as a verb
+        "Okafor's books are on the top shelf.",  # an author's books, not a title
+        "You are a video blogger on Bright Lake Book in Kenya.",  # where, not which work
     ],
 )
 def test_headings_and_plain_words_name_no_work(text):

@@ -121,9 +121,12 @@ _WORK_KINDS = (
     r"fan\s*fic(?:tion)?s?|fanfic(?:tion)?s?|crossover|screenplay|sequel|prequel|spin-?off|characters?"
 )
 _TITLE_RUN = r"[\"“]?(?:[A-Z][\w'’:\-]*|\d+)(?:\s+(?:[A-Z][\w'’:\-]*|of|the|and|in|a|\d+)){0,5}[\"”]?"
-_TITLE_BEFORE_KIND = re.compile(rf"({_TITLE_RUN})\s+(?:{_WORK_KINDS})\b")
+# "the survey shows that...", "she books a slot": a kind word used as a verb.
+_TITLE_BEFORE_KIND = re.compile(
+    rf"({_TITLE_RUN})\s+(?:{_WORK_KINDS})\b(?!\s+(?:that|how|what|why|whether|us|you|me|him|her|them|it)\b)"
+)
 _KIND_BEFORE_TITLE = re.compile(
-    rf"(?i:\b(?:{_WORK_KINDS})\s+(?:of|from|in|called|titled|named)\s+(?:the\s+)?)[\"“]?[A-Z]"
+    rf"(?i:\b(?:{_WORK_KINDS})(?:\s+(?:of|from|in|called|titled|named)\s+(?:the\s+)?[\"“]?|\s+[\"“]))[A-Z]"
 )
 _KIND_WORDS_ONLY = re.compile(rf"(?i)^(?:the\s+)?(?:{_WORK_KINDS})$")
 
@@ -131,13 +134,20 @@ _KIND_WORDS_ONLY = re.compile(rf"(?i)^(?:the\s+)?(?:{_WORK_KINDS})$")
 @lru_cache(maxsize=16)
 def names_a_work(text: str) -> bool:
     """Does the prompt name a film, show, book, game... by a title and what it is?"""
-    if _KIND_BEFORE_TITLE.search(text):
-        return True
+    for match in _KIND_BEFORE_TITLE.finditer(text):
+        title = re.match(_TITLE_RUN, text[match.end() - 1 :])
+        # "a book in China", "series in Tokyo": where, not which work.
+        if title and not (re.search(r"(?i)\bin\s+(?:the\s+)?[\"“]?\w$", match.group(0))
+                          and geo_index().lookup(title.group(0).strip("\"“”")) is not None):
+            return True
     for match in _TITLE_BEFORE_KIND.finditer(text):
         title = match.group(1).strip("\"“”")
         words = title.split()
         at_start = match.start() == 0 or text[: match.start()].rstrip()[-1:] in ".!?\n:"
         if _KIND_WORDS_ONLY.match(title):
+            continue
+        # "an RPG game", "TV shows", "3 games": a genre or a medium; "Okafor's books": an author's.
+        if not any(any(c.islower() for c in w) for w in words) or re.search(r"['’]s$", title):
             continue
         # "Write a Story", "Best Movies": capitals of a heading, not a title.
         if at_start and all(is_common_word(w) for w in words):
