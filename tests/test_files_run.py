@@ -263,3 +263,58 @@ def test_two_workers_share_one_map_through_the_vault(store, tmp_path):
     assert all(f.status == "restored" for f in back.files)
     for i in range(4):
         assert (tmp_path / "back" / f"call{i}.txt").read_text(encoding="utf-8") == (source / f"call{i}.txt").read_text(encoding="utf-8")
+
+
+def test_a_worker_that_clashes_sanitizes_again_without_parsing_again(store, tmp_path):
+    """Another process stores a clashing entry while a worker sanitizes a chunk: the
+    worker sanitizes it again with the stored map (one stand-in per value) and reuses the
+    parse of the text it already made (a clash used to cost a whole chunk)."""
+    import functools
+
+    from agent.config import default_settings
+    from agent.entities import Action, Label
+    from agent.files import parallel
+    from agent.session.conversation import MapConflict, MapEntry
+    from agent.vault import VaultStore
+
+    source = tmp_path / "call.txt"
+    source.write_text(f"Customer: I'm {PEOPLE[0]} of {ORGS[0]}, e-mail {EMAILS[0]}.\nAgent: thanks {PEOPLE[0]}.\n",
+                      encoding="utf-8")
+    open_project(store, "clash")
+    opener = functools.partial(VaultStore, store.path, scrypt_n=2**12)
+    parallel._init_worker(default_settings(), "clash", True, opener)
+    worker = parallel._WORKER
+    try:
+        pipeline = worker["sanitizer"].engine.registry.pipeline
+        assert isinstance(pipeline, parallel.RememberedParses)
+        parses = []
+        inner = pipeline._pipeline.parse
+        pipeline._pipeline.parse = lambda text: parses.append(text) or inner(text)
+        # The other process: the same person, mapped and stored first, with its own seed
+        # state (another stand-in than the worker's).
+        other = _sanitizer(store, "clash")
+        other.conversation.add_entry(MapEntry(PEOPLE[0], "Quentin Marlowe", Label.PERSON, Action.REPLACE))
+        worker_store = worker["store"]
+        save = worker_store.save_conversation
+        clashes = []
+
+        def save_after_the_other(conversation):
+            if not clashes:
+                store.save_conversation(other.conversation)
+            try:
+                return save(conversation)
+            except MapConflict:
+                clashes.append(1)
+                raise
+
+        worker_store.save_conversation = save_after_the_other
+        document = read_document(source)
+        done = parallel._run_chunk(0, str(source), list(range(len(document.segments))))
+    finally:
+        worker["store"].close()
+        worker.clear()
+    assert clashes == [1]
+    assert len(parses) == len(set(parses)) >= 1  # each piece parsed once, the second render reused it
+    output = document.render([done.edits.get(i, []) for i in range(len(document.segments))]).decode("utf-8")
+    assert PEOPLE[0] not in output and EMAILS[0] not in output
+    assert output.count("Quentin Marlowe") == 2  # the stand-in the other process stored
