@@ -17,6 +17,7 @@ Nothing here holds a real value that the output does not already show.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -62,13 +63,14 @@ def _job_mentions(text: str):
     set lookup per word, not one regex of 600 alternatives over the text)."""
     titles = _job_titles()
     words = list(_WORDS.finditer(text))
+    folded = [w.group().casefold() for w in words]
     i = 0
     while i < len(words):
         for size in (3, 2, 1):
             if i + size > len(words):
                 continue
             start, end = words[i].start(), words[i + size - 1].end()
-            phrase = " ".join(w.group().casefold() for w in words[i : i + size])
+            phrase = " ".join(folded[i : i + size])
             if phrase in titles or (phrase.endswith("s") and phrase[:-1] in titles):
                 yield start, end, text[start:end]
                 i += size - 1
@@ -209,15 +211,33 @@ def _kept_reason(finding, policy) -> str:
     return finding.reason or "kept"
 
 
-def _covered(chunk) -> list[tuple[int, int]]:
+class _Ranges:
+    """Sorted (start, end) ranges; overlaps() is a binary search (a 30 kB chunk has
+    thousands of ranges and thousands of candidates)."""
+
+    def __init__(self, ranges: list[tuple[int, int]]):
+        ranges = sorted(ranges)
+        self.starts = [s for s, _ in ranges]
+        self.max_ends: list[int] = []  # the largest end among the ranges up to each one
+        for _, e in ranges:
+            self.max_ends.append(max(e, self.max_ends[-1]) if self.max_ends else e)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Some range has s < end and start < e: among the ranges starting before `end`,
+        the one reaching furthest reaches past `start`."""
+        before = bisect.bisect_left(self.starts, end)
+        return before > 0 and self.max_ends[before - 1] > start
+
+
+def _covered(chunk) -> _Ranges:
     """Ranges of the chunk that were replaced or are structure: not leftovers."""
     ranges = [(e.start, e.end) for e in chunk.result.entities if e.action is not Action.KEEP]
     ranges += list(chunk.structure)
-    return sorted(ranges)
+    return _Ranges(ranges)
 
 
-def _inside(start: int, end: int, covered: list[tuple[int, int]]) -> bool:
-    return any(s < end and start < e for s, e in covered)
+def _inside(start: int, end: int, covered: _Ranges) -> bool:
+    return covered.overlaps(start, end)
 
 
 def _where(text: str, start: int) -> str:
@@ -225,7 +245,7 @@ def _where(text: str, start: int) -> str:
     return f"line {line} of its part"
 
 
-def _leftovers(text: str, covered: list[tuple[int, int]]) -> list[Leftover]:
+def _leftovers(text: str, covered: _Ranges) -> list[Leftover]:
     out = []
     for kind, pattern in (("number", _NUMBER), ("e-mail-like", _EMAIL_LIKE), ("spelled letters", _SPELLED),
                           ("capitalised words", _CAPITALISED)):
@@ -238,7 +258,7 @@ def _leftovers(text: str, covered: list[tuple[int, int]]) -> list[Leftover]:
     return out
 
 
-def _combinations(chunk, covered: list[tuple[int, int]]) -> list[Combination]:
+def _combinations(chunk, covered: _Ranges) -> list[Combination]:
     """Kinds of quasi-identifier left in the output, found close together."""
     text = chunk.text
     found: list[tuple[int, str, str]] = []  # (position, kind, value)
