@@ -5,6 +5,8 @@ had gone out). A relay records every byte sent upstream."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 import pytest
 from serve_support import ByteTap, ScriptedOpenAI, leaked
@@ -104,3 +106,31 @@ def test_an_answer_longer_than_the_sanitize_limit_is_restored(proxy, vault, priv
     content = response.json()["choices"][0]["message"]["content"]
     assert len(content) > MAX_TEXT_CHARS
     assert content.startswith("Oswin Tallabrook wrote: All good.") and content.endswith("Thanks, Oswin Tallabrook.")
+
+
+@pytest.mark.slow
+def test_veil_serve_takes_the_largest_request_it_accepts_under_400_mb(tmp_path):
+    """A real `veil serve` process, 990,000 characters of new text with thousands of
+    people, e-mails and phones: answered, restored, and the process's peak RSS (VmHWM)
+    stays under 400 MB. (Restore used to compile one regex of every stand-in: +170 MB.)"""
+    from serve_support import last_user, start_veil_serve, stop_veil_serve
+    from test_engine_chunks import letters
+
+    text = letters(6000)[:990_000]
+    with ScriptedOpenAI(lambda body: {"content": "Noted: " + last_user(body)[:3000]}) as upstream:
+        process, url, token = start_veil_serve(tmp_path, upstream.base_url, key="sk-upstream-size")
+        try:
+            response = httpx.post(f"{url}/chat/completions", headers={"authorization": f"Bearer {token}"}, timeout=900,
+                                  json={"model": "up-model", "messages": [{"role": "user", "content": text}]})
+            status = Path(f"/proc/{process.pid}/status").read_text()
+        finally:
+            stop_veil_serve(process)
+    assert response.status_code == 200, response.text[:500]
+    restored = response.json()["choices"][0]["message"]["content"]
+    # The upstream echoed 3,000 characters of what it got; restored, that is the user's text
+    # (the last stand-in may be cut in half by the echo, so compare a little less).
+    assert restored.startswith("Noted: ") and text.startswith(restored[7:2500]) and "Orla Brennigan" in restored
+    assert "Orla Brennigan" not in upstream.requests[-1].body.decode()
+    peak_mb = int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM"))) // 1024
+    print(f"veil serve with 990,000 characters of new text: peak RSS {peak_mb} MB")
+    assert peak_mb < 400

@@ -19,6 +19,7 @@ from agent.entities import Action, Label, RestoredSpan, RestoreResult
 from agent.knowledge.names import lexicon
 from agent.knowledge.person_words import parse_name
 from agent.knowledge.words import is_common_word
+from agent.restore.alternation import Alternation
 from agent.restore.dates import DATE_RENDERINGS, parse_date
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute.rng import digits_into
@@ -172,8 +173,7 @@ class CompiledRestorer:
                 self.by_alnum.setdefault(compact, target)
                 patterns.append((len(entry.stand_in), _bounded(compact, r"[\s-]?".join(re.escape(c) for c in compact))))
         patterns.sort(key=lambda p: -p[0])
-        body = "|".join(p for _, p in patterns)
-        self.regex = re.compile(self._screen() + f"(?:{body})", re.IGNORECASE) if patterns else None
+        self.regex = Alternation(self._screen(), [p for _, p in patterns]) if patterns else None
         self.max_len = max((n for n, _ in patterns), default=0) + 4
         self._has_digits = bool(self.by_digits or self.by_alnum)
 
