@@ -59,3 +59,18 @@ def resources_dir() -> Path:
 
 def resource(*parts: str) -> Path:
     return resources_dir().joinpath(*parts)
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make a rename into `directory` durable (POSIX); a no-op where directories cannot be
+    opened (Windows: the rename is atomic all the same)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import httpx
 
+from agent.paths import fsync_dir
+
 log = logging.getLogger(__name__)
 
 CHUNK_SIZE = 1 << 20
@@ -308,7 +310,7 @@ class _Job:
                     f"{self.expected}; the file was deleted"
                 )
         os.replace(self.part, self.dest)
-        _fsync_dir(self.dest.parent)
+        fsync_dir(self.dest.parent)
         self._report(have, done=True)
         return self.dest
 
@@ -339,17 +341,3 @@ def _retry_after(response: httpx.Response) -> float | None:
         return max(0.0, float(response.headers["retry-after"]))
     except (KeyError, ValueError):
         return None
-
-
-def _fsync_dir(directory: Path) -> None:
-    """Make the rename durable (POSIX); a no-op where directories cannot be opened."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

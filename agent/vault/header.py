@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from agent.paths import fsync_dir
 from agent.vault.errors import VaultCorrupt, VaultError, VaultFull, VaultReadOnly, VaultUnavailable
 
 HEADER_FORMAT = 1
@@ -153,12 +154,7 @@ def write_header(path: Path, header: VaultHeader, *, exclusive: bool = False) ->
     data = json.dumps(header.to_json(), indent=2).encode("utf-8")
     tmp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _write_new(tmp, data)
         if exclusive:
             _link_exclusive(tmp, path, data)
         else:
@@ -172,6 +168,16 @@ def write_header(path: Path, header: VaultHeader, *, exclusive: bool = False) ->
         raise os_error(exc, path, "write the vault header") from exc
 
 
+def _write_new(path: Path, data: bytes) -> None:
+    """Create `path` (never an existing file, mode 0600) holding data, flushed to disk."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def _link_exclusive(tmp: Path, path: Path, data: bytes) -> None:
     """Publish `tmp` as `path` only if `path` does not exist yet."""
     try:
@@ -181,12 +187,7 @@ def _link_exclusive(tmp: Path, path: Path, data: bytes) -> None:
     except OSError:
         # No hard links (FAT/exFAT USB sticks for portable use): an exclusive create
         # still lets only one process win; the header is a few hundred bytes.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _write_new(path, data)
     tmp.unlink()
 
 
@@ -197,17 +198,6 @@ def _unlink_quietly(path: Path) -> None:
         pass
 
 
-def fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return  # not supported everywhere (Windows); the rename is still atomic
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def os_error(exc: OSError, path: Path, doing: str) -> VaultError:
