@@ -290,6 +290,19 @@ def test_a_worker_that_clashes_sanitizes_again_without_parsing_again(store, tmp_
         parses = []
         inner = pipeline._pipeline.parse
         pipeline._pipeline.parse = lambda text: parses.append(text) or inner(text)
+        # Detectors that read only the text keep their findings for the second render;
+        # conversation memory runs again (it must see the entry the other process stored).
+        detectors = worker["sanitizer"].engine.registry.detectors
+        remembered = [d for d in detectors if isinstance(d, parallel.RememberedDetections)]
+        fresh = [d for d in detectors if not isinstance(d, parallel.RememberedDetections)]
+        assert remembered and {d.name for d in fresh} >= {"memory"}
+        assert not any(parallel.reads_the_map(d._detector) for d in remembered)
+        counted = {}
+        for d in remembered + [d for d in fresh if d.name == "memory"]:
+            target = d._detector if isinstance(d, parallel.RememberedDetections) else d
+            calls = counted.setdefault("memory" if d.name == "memory" else id(d), [])
+            target.detect = (lambda original, calls: lambda text, context: calls.append(text) or original(text, context))(
+                target.detect, calls)
         # The other process: the same person, mapped and stored first, with its own seed
         # state (another stand-in than the worker's).
         other = _sanitizer(store, "clash")
@@ -315,6 +328,11 @@ def test_a_worker_that_clashes_sanitizes_again_without_parsing_again(store, tmp_
         worker.clear()
     assert clashes == [1]
     assert len(parses) == len(set(parses)) >= 1  # each piece parsed once, the second render reused it
+    texts = counted["memory"]
+    assert len(texts) == 2 * len(set(texts))  # memory: once per render
+    for name, calls in counted.items():
+        if name != "memory":
+            assert sorted(calls) == sorted(set(texts)), name  # the others: once per text
     output = document.render([done.edits.get(i, []) for i in range(len(document.segments))]).decode("utf-8")
     assert PEOPLE[0] not in output and EMAILS[0] not in output
     assert output.count("Quentin Marlowe") == 2  # the stand-in the other process stored
