@@ -336,3 +336,9 @@ def test_a_worker_that_clashes_sanitizes_again_without_parsing_again(store, tmp_
     output = document.render([done.edits.get(i, []) for i in range(len(document.segments))]).decode("utf-8")
     assert PEOPLE[0] not in output and EMAILS[0] not in output
     assert output.count("Quentin Marlowe") == 2  # the stand-in the other process stored
+    # The chunk's share of the risk report was worked out in the worker, as the parent would.
+    import dataclasses
+
+    from agent.files.risk import chunk_risk
+    assert done.chunk.risk is not None
+    assert done.chunk.risk == chunk_risk(dataclasses.replace(done.chunk, risk=None))

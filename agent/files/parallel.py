@@ -27,7 +27,7 @@ from agent.engine.core import InputRejected
 from agent.files.detectors import PreparedSpans
 from agent.files.document import Document, Edit, FileRejected, output_name
 from agent.files.formats import read_document
-from agent.files.risk import assess
+from agent.files.risk import assess, chunk_risk
 from agent.files.runner import (
     FileJob,
     FileReport,
@@ -166,8 +166,10 @@ def _run_chunk(file_index: int, path: str, indexes: list[int]) -> ChunkDone:
     outcome = render_and_store(store, sanitizer.conversation, render,
                                lambda _o: store.save_conversation(sanitizer.conversation))
     edits = {i: outcome.edits[i] for i in indexes if outcome.edits[i]}
-    return ChunkDone(file_index, edits, outcome.findings, outcome.chunks[0] if outcome.chunks else None,
-                     outcome.warnings)
+    chunk = outcome.chunks[0] if outcome.chunks else None
+    if chunk is not None:
+        chunk.risk = chunk_risk(chunk)  # here, in parallel, not in the parent at the end
+    return ChunkDone(file_index, edits, outcome.findings, chunk, outcome.warnings)
 
 
 # -- in the parent -----------------------------------------------------------------------

@@ -181,10 +181,9 @@ def assess(outcome, policy) -> DocumentRisk:
         if amount > 0:
             contributions.append((amount, f"kept {item.label} '{item.value}' ({item.reason})"))
     for chunk in outcome.chunks:
-        covered = _covered(chunk)
-        leftovers = _leftovers(chunk.text, covered)
+        leftovers, combinations = chunk.risk if chunk.risk is not None else chunk_risk(chunk)
         risk.leftovers.extend(leftovers)
-        risk.combinations.extend(_combinations(chunk, covered))
+        risk.combinations.extend(combinations)
     risk.leftovers = _dedupe(risk.leftovers)
     for kind, count in Counter(x.kind for x in risk.leftovers).items():
         weight = _LEFTOVER_WEIGHT.get(kind, 1.0) * min(count, 10)
@@ -201,6 +200,14 @@ def assess(outcome, policy) -> DocumentRisk:
     risk.leftovers = risk.leftovers[:_MAX_LISTED]
     risk.combinations = risk.combinations[:_MAX_LISTED]
     return risk
+
+
+def chunk_risk(chunk) -> tuple[list[Leftover], list[Combination]]:
+    """What one chunk leaves: unsure leftovers and quasi-identifier combinations. Workers
+    of `veil files --workers` work it out next to the chunk (Chunk.risk), so the parent
+    does not do every chunk's share after the last one is in (~0.4 s per 200 kB)."""
+    covered = _covered(chunk)
+    return _leftovers(chunk.text, covered), _combinations(chunk, covered)
 
 
 def _kept_reason(finding, policy) -> str:

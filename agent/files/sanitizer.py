@@ -62,6 +62,7 @@ class Chunk:
     text: str
     result: SanitizeResult
     structure: list[tuple[int, int]]  # speaker prefixes kept as structure
+    risk: tuple[list, list] | None = None  # risk.chunk_risk(self), when worked out already
 
 
 @dataclass
