@@ -86,7 +86,13 @@ def test_bench_slice_with_presidio(tmp_path):
     assert fit["person_n"] > 0 and veil["person_n"] > 0
     assert veil["person_strict_recall"] <= veil["person_recall"]  # strict counts a subset
     assert isinstance(report["fit_validation_gaps"], dict)
-    assert "| measure | target | Veil fit | Veil validation |" in (tmp_path / "out" / "bench.md").read_text()
+    table = (tmp_path / "out" / "bench.md").read_text()
+    assert "| measure | target | Veil fit (95%) | Veil validation (95%) | fit-val gap (95%) |" in table
+    # Bootstrap intervals over texts, per half and for the gap.
+    bounds = report["intervals"]
+    low, high = bounds["validation"]["person_recall"]
+    assert low <= veil["person_recall"] <= high
+    assert "lopsided_utility_error" in bounds["gap"] and "(95% " in table
 
 
 def test_bench_skips_clearly_without_data(tmp_path):

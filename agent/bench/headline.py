@@ -102,21 +102,39 @@ def meets(measure: Measure, value: float | None) -> bool | None:
     return value >= float(bar) if op == ">=" else value <= float(bar)
 
 
-def headline_table(fit: dict, validation: dict, strict: dict, presidio: dict) -> list[str]:
-    """Markdown rows: measure, target, Veil fit, Veil validation (quoted), gap flag, Veil
-    strict and Presidio (validation)."""
+def _between(bounds: list[float] | None) -> str:
+    return "" if not bounds else f" ({bounds[0]:.2f} to {bounds[1]:.2f})"
+
+
+def gap_cell(key: str, flagged: dict[str, float], bounds: dict) -> str:
+    """"**0.089 > 0.03** (95% 0.02 to 0.16)"; "within noise" when the interval of the gap
+    reaches zero (halves this size differ that much by chance)."""
+    found = bounds.get("gap", {}).get(key)
+    if found is None:
+        return f"**{flagged[key]:.3f} > {GAP_LIMIT}**" if key in flagged else ""
+    low, high = found["interval"]
+    shown = f"**{found['gap']:.3f} > {GAP_LIMIT}**" if key in flagged else f"{found['gap']:.3f}"
+    return f"{shown} (95% {low:.3f} to {high:.3f}{', within noise' if low <= 0 else ''})"
+
+
+def headline_table(fit: dict, validation: dict, strict: dict, presidio: dict, bounds: dict | None = None) -> list[str]:
+    """Markdown rows: measure, target, Veil fit, Veil validation (quoted), gap, Veil
+    strict and Presidio (validation). `bounds` (agent/bench/bootstrap.py) adds the 95%
+    interval over texts to each half and to the gap."""
+    bounds = bounds or {}
     flagged = gaps(fit, validation)
     lines = [
-        "| measure | target | Veil fit | Veil validation | fit-val gap | Veil strict (val) | Presidio (val) |",
+        "| measure | target | Veil fit (95%) | Veil validation (95%) | fit-val gap (95%) | Veil strict (val) | Presidio (val) |",
         "|---|---|---|---|---|---|---|",
     ]
     for m in HEADLINE:
         value = validation.get(m.key)
         ok = meets(m, value)
         shown = _fmt(value) + ("" if ok is None else (" ✓" if ok else " ✗"))
-        gap = f"**{flagged[m.key]:.3f} > {GAP_LIMIT}**" if m.key in flagged else ""
+        shown += _between(bounds.get("validation", {}).get(m.key))
+        mine = _fmt(fit.get(m.key)) + _between(bounds.get("fit", {}).get(m.key))
         lines.append(
-            f"| {m.title} | {m.target} | {_fmt(fit.get(m.key))} | {shown} | {gap} | "
+            f"| {m.title} | {m.target} | {mine} | {shown} | {gap_cell(m.key, flagged, bounds)} | "
             f"{_fmt(strict.get(m.key))} | {_fmt(presidio.get(m.key))} |"
         )
     return lines

@@ -77,6 +77,9 @@ class DatasetScore:
     latencies_ms: list[float] = field(default_factory=list)
     restore_latencies_ms: list[float] = field(default_factory=list)
     stream_chunk_latencies_ms: list[float] = field(default_factory=list)  # one streaming-restore feed each
+    # Per text: (resampling unit, {measure: (numerator, denominator)}), for the bootstrap
+    # intervals (agent/bench/bootstrap.py).
+    texts: list[tuple[str, dict[str, tuple[int, int]]]] = field(default_factory=list)
 
     def recall_all(self, labels: tuple[str, ...] | None = None) -> Counts:
         total = Counts()

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from agent.bench.bootstrap import intervals, record_text
 from agent.bench.data import PROMPT_SETS, Example
 from agent.bench.headline import gaps, headline
 from agent.bench.metrics import (
@@ -99,7 +100,13 @@ class BenchReport:
                 out.setdefault("fit", {})[key] = {"summary": self.summary(scores), "datasets": {k: v.to_json() for k, v in scores.items()}}
         if self.fit_engine:
             out["fit_validation_gaps"] = gaps(self.summary(self.fit_engine), self.summary(self.engine))
+        out["intervals"] = self.intervals()
         return out
+
+    def intervals(self) -> dict:
+        """95% bootstrap intervals (over texts) of the headline measures, per half and for
+        the fit-validation gap."""
+        return intervals(self.fit_engine, self.engine)
 
 
 def _merge(into: Counts, other: Counts) -> None:
@@ -125,11 +132,13 @@ def run_engine(engine: Engine, datasets: dict[str, list[Example]], progress: Pro
             words, lost = over_redaction(example, result)
             score.non_entity_words += words
             score.lost_words += lost
+            exact = None
             if any(r.action.value != "keep" for r in result.entities):
                 echo, expected = echo_llm(result, rng)
                 restored, rms = timed(lambda: engine.restore(echo, conversation))
                 score.restore_latencies_ms.append(rms)
-                score.restore_exact.add(restored.text == expected)
+                exact = restored.text == expected
+                score.restore_exact.add(exact)
                 streamer = engine.streaming_restorer(conversation)
                 parts = []
                 position = 0
@@ -141,6 +150,7 @@ def run_engine(engine: Engine, datasets: dict[str, list[Example]], progress: Pro
                     position += size
                 parts.append(streamer.finish().text)
                 score.stream_exact.add("".join(parts) == restored.text)
+            record_text(score, example, result.sanitized, exact)
         scores[name] = score
         if progress:
             progress(f"veil: {name}: {score.examples} texts")
@@ -186,6 +196,7 @@ def run_presidio(datasets: dict[str, list[Example]], progress: Progress | None =
             score.examples += 1
             score.latencies_ms.append(ms)
             score_protection(score, example, sanitized)
+            record_text(score, example, sanitized, None)
         scores[name] = score
         if progress:
             progress(f"presidio: {name}: {score.examples} texts")
