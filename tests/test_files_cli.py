@@ -71,3 +71,36 @@ def test_clear_errors(cli_env, tmp_path, capsys):
     (bad / "x.json").write_text("{not json", encoding="utf-8")
     assert main(["files", "sanitize", str(bad), "--out", str(tmp_path / "o2")]) == 1
     assert "x.json: not valid JSON" in capsys.readouterr().err
+
+
+def test_workers_auto_takes_the_cores_for_enough_text(cli_env, tmp_path, capsys):
+    """`--workers auto` (the default): one process for a little text (the workers' start-up
+    would not pay back), one per core for a big folder, never where workers could not open
+    the vault or corpus swapping needs one process; an explicit number is taken as asked."""
+    import dataclasses
+    import os
+
+    from agent.cli.files import AUTO_MAX_WORKERS, AUTO_WORKERS_FROM_BYTES, _usable_workers
+    from agent.files.project import open_project
+    from agent.session.stores import MemoryStore
+    from agent.vault import open_default_store
+
+    small, big = tmp_path / "small", tmp_path / "big"
+    small.mkdir()
+    big.mkdir()
+    (small / "a.txt").write_text("Call Philippa Ashdown.\n", encoding="utf-8")
+    for i in range(3):
+        (big / f"part{i}.txt").write_text("x" * (AUTO_WORKERS_FROM_BYTES // 3 + 1), encoding="utf-8")
+    store = open_default_store(interactive=False)
+    try:
+        project = open_project(store, "auto", create=True)
+        cores = min(os.cpu_count() or 1, AUTO_MAX_WORKERS)
+        assert _usable_workers("auto", store, project, [small]) == 1
+        assert _usable_workers("auto", store, project, [big]) == (cores if cores >= 2 else 1)
+        assert _usable_workers(1, store, project, [big]) == 1
+        swapping = dataclasses.replace(project, policy=dataclasses.replace(project.policy, corpus_swap=True))
+        assert _usable_workers("auto", store, swapping, [big]) == 1
+        assert _usable_workers("auto", MemoryStore(), project, [big]) == 1
+    finally:
+        store.close()
+    assert "one worker" not in capsys.readouterr().err  # auto falls back without a word
