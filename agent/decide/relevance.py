@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agent import paths
+from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.geonames import geo_index
@@ -83,8 +84,10 @@ def _works_regex() -> re.Pattern[str] | None:
         return None
     # Titles of three words or more are distinctive in any case ("lord of the rings");
     # shorter ones only with their capitals ("The Office", not "the office").
-    several = "|".join(re.escape(t) for t in sorted((t for t in titles if len(t.split()) >= 3), key=len, reverse=True))
-    single = "|".join(re.escape(t) for t in sorted((t for t in titles if len(t.split()) < 3), key=len, reverse=True))
+    # Each list as a trie (agent/detect/trie_regex.py): the matches of its titles longest
+    # first, without trying every title at every position.
+    several = trie_alternation((t for t in titles if len(t.split()) >= 3), ignore_case=True)
+    single = trie_alternation(t for t in titles if len(t.split()) < 3)
     return re.compile(rf"(?<!\w)(?:(?i:{several})|{single})(?!\w)")
 
 

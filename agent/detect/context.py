@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from agent.detect.trie_regex import trie_alternation
+
 GENERIC = "*"  # the key of cue words that announce an identifier of any type
 
 
@@ -34,9 +36,12 @@ class CueHit:
     keys: frozenset[str]
 
 
-def _alternation(words: Iterable[str]) -> str:
-    parts = sorted({w for w in words}, key=len, reverse=True)
-    return "|".join(r"\s+".join(re.escape(p) for p in w.split()) for w in parts)
+def _alternation(words: Iterable[str], ignore_case: bool = False) -> str:
+    """The cue words longest first, any run of spaces between their words, as a trie
+    (agent/detect/trie_regex.py): the same matches without trying every cue at every
+    position. Cue words are written with single spaces, so longest first is the same
+    order whether spaces are counted as written or as one."""
+    return trie_alternation(set(words), ignore_case=ignore_case, spaces=r"\s+")
 
 
 class ContextBooster:
@@ -64,7 +69,9 @@ class ContextBooster:
         # the words around it ("身份证号是").
         bounds = r"(?<![0-9A-Za-z\u00c0-\u024f_#])(?:{})(?![0-9A-Za-z\u00c0-\u024f_])"
         self._sensitive = re.compile(bounds.format(_alternation(sensitive))) if sensitive else None
-        self._insensitive = re.compile(bounds.format(_alternation(insensitive)), re.IGNORECASE) if insensitive else None
+        self._insensitive = (
+            re.compile(bounds.format(_alternation(insensitive, ignore_case=True)), re.IGNORECASE) if insensitive else None
+        )
 
     def scan(self, text: str) -> list[CueHit]:
         hits = []

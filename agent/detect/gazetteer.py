@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from agent import paths
 from agent.detect.base import DetectionContext
+from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
 from agent.knowledge.geonames import geo_index
 from agent.knowledge.names import lexicon
@@ -42,8 +43,9 @@ def _known_orgs() -> re.Pattern[str] | None:
     names = [n for n in names if len(n) >= 4 and not n.isupper() and n.casefold() not in NOT_ENTITIES]
     if not names:
         return None
-    body = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    return re.compile(rf"(?<![\w@./])(?:{body})(?![\w@/])")
+    # As a trie: the same matches as the names longest first, without trying each name at
+    # every position (agent/detect/trie_regex.py).
+    return re.compile(rf"(?<![\w@./]){trie_alternation(names)}(?![\w@/])")
 
 
 # PascalCase with an inner capital ("BrightDesk", "PayLoop"); camelCase is code.
@@ -120,11 +122,10 @@ def _place_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     names = set(data["countries"]) | set(data["us_states"]) | set(data["city_country"]) | set(data["regions"])
     names |= {c for cities in data["cities"].values() for c in cities}
     names = {n for n in names if len(n) >= 4 and n.casefold() not in NOT_ENTITIES and not _ordinary_word(n)}
-    body = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    countries = "|".join(re.escape(c) for c in sorted(data["countries"], key=len, reverse=True) if len(c) >= 5)
-    return (
-        re.compile(rf"(?<![\w@./-])(?:{body})(?![\w@/-])"),
-        re.compile(rf"(?<![\w@./-])(?:{countries})(?![\w@/-])", re.IGNORECASE),
+    countries = trie_alternation((c for c in data["countries"] if len(c) >= 5), ignore_case=True)
+    return (  # tries: the matches of the names longest first, at a fraction of the cost
+        re.compile(rf"(?<![\w@./-]){trie_alternation(names)}(?![\w@/-])"),
+        re.compile(rf"(?<![\w@./-]){countries}(?![\w@/-])", re.IGNORECASE),
     )
 
 

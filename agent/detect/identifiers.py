@@ -115,7 +115,7 @@ class IdentifierDetector:
                 if shape is None:
                     continue
                 if hits is None:
-                    hits = self.booster.scan(text)
+                    hits = self.booster.hits(text)  # the registry asks about the same text: scanned once
                 cues = self.booster.near(hits, start, end)
                 score = self._score(compiled.kind, value, shape, cues)
                 if score >= MIN_SCORE:

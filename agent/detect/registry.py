@@ -113,7 +113,7 @@ class DetectorRegistry:
         if self.booster is None:
             return False
         if self._cue_hits is None or self._cue_hits[0] is not text:
-            self._cue_hits = (text, self.booster.scan(text))
+            self._cue_hits = (text, self.booster.hits(text))  # shared with the identifier detector
         # "my ITIN", "Meine Steuer-ID", "RSA ID", "Not a MAC:": a cue word, or part of one
         # (a generic one such as "id" or "number" only when it is the whole span).
         core = span.text.strip(_EDGE_JUNK + ".")
