@@ -7,7 +7,8 @@ depend only on the installed data packages and on the code that builds them, so 
 built index is written once to Veil's cache folder and read back (~0.1 s) by later runs.
 
 What is stored is plain data (str, int, tuple, list, dict, frozenset) in `marshal`
-format, never pickles: reading a cache file cannot run code. The file name holds a key
+format, never pickles: a cache file holds no objects whose loading runs code, and it lives
+in the user's own 0700 folder like the vault. The file name holds a key
 over the building modules' source, the data packages' versions and Python's version, so
 an upgrade of either builds afresh; a file that cannot be read is built again and
 replaced. Writing is best effort (a read-only home only costs the time). marshal keeps
