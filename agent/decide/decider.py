@@ -32,7 +32,7 @@ class Decider:
     def __init__(self, settings: Settings, judge: RelevanceJudge | None = None, learned: LearnedJudge | None = None):
         self.settings = settings
         self.judge = judge
-        self.rules = RelevanceRules()
+        self.rules = _RulesOncePerText()
         # The trained keep/swap head (resources/judge.json): it decides, the rules are its
         # inputs. Without it (file missing or stale) the rules decide as before.
         head = shipped_head() if learned is None else None
@@ -143,6 +143,25 @@ class Decider:
             log.warning("relevance judge returned %r for %d spans; ignored", verdicts, len(spans))
             return [None] * len(spans)
         return verdicts
+
+
+class _RulesOncePerText(RelevanceRules):
+    """The relevance rules with their verdicts kept for the last text: the decider and the
+    learned judge (its input) ask about the same entities of a text, and a verdict costs
+    several regex searches around the entity. A verdict depends only on the text and the
+    entity's place, type and value, so the kept one is the one computed again."""
+
+    def __init__(self) -> None:
+        self._last: tuple[str, dict[tuple, Verdict | None]] | None = None
+
+    def verdict(self, text: str, span: Span) -> Verdict | None:
+        last = self._last
+        if last is None or last[0] is not text:
+            last = self._last = (text, {})
+        key = (span.start, span.end, span.label, span.text)
+        if key not in last[1]:
+            last[1][key] = super().verdict(text, span)
+        return last[1][key]
 
 
 def _consistent(decisions: list[Decision]) -> list[Decision]:

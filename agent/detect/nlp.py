@@ -109,6 +109,9 @@ class PosFromTag:
                 if attrs and len(pattern) == 1 and set(pattern[0]) <= _SINGLE_TOKEN_KEYS:
                     self.rules.append((pattern[0], attrs))
         self._cache: dict[tuple[str, str, bool], dict] = {}
+        # The rules that can apply to a tag, in the ruler's order: most test one tag, so a
+        # token not seen before is checked against a few of them, not all 129.
+        self._by_tag: dict[str, list[tuple[dict, dict]]] = {}
 
     @staticmethod
     def _matches(condition: dict, values: dict) -> bool:
@@ -131,7 +134,13 @@ class PosFromTag:
         if found is None:
             values = {"LOWER": lower, "TAG": tag, "IS_SPACE": is_space, "DEP": ""}
             found = {}
-            for condition, attrs in self.rules:
+            rules = self._by_tag.get(tag)
+            if rules is None:
+                rules = self._by_tag[tag] = [
+                    (condition, attrs) for condition, attrs in self.rules
+                    if not isinstance(condition.get("TAG"), str) or condition["TAG"] == tag
+                ]
+            for condition, attrs in rules:
                 if self._matches(condition, values):
                     found.update(attrs)
             if len(self._cache) < 200_000:
