@@ -123,15 +123,13 @@ def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_regi
         own_kind = place_kind(name)[0]
         return own_kind == "city" if big else own_kind in ("city", "unknown")
 
-    same_country = index.of_country(town.country) or index.of_country("US")  # a country without towns listed
-    if same_region and town.region:
-        same_country = [t for t in same_country if t.region == town.region] or same_country
+    region = town.region if same_region else ""
     found: list[str] = []
     # As many words as the real name first ("Springfield" -> "Skokie"), then any.
     for words in (len(value.split()), None):
         for widen in (0, 1, 2, 4):
             # A few choices at the nearest size, not always the one city of that size.
-            pool = [t for t in same_country if abs(size_class(t.population) - wanted) <= widen]
+            pool = _towns_of_size(town.country, region, wanted, widen)
             for candidate in rng.sample(pool, min(len(pool), 60)):
                 if candidate.name not in found and reads_as_town(candidate, words) and is_free(candidate.name):
                     found.append(candidate.name)
@@ -140,6 +138,18 @@ def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_regi
             if len(found) >= 3 or (found and widen == 4):
                 return match_case(value, rng.choice(found))
     return match_case(value, rng.choice(found)) if found else None
+
+
+@lru_cache(maxsize=1024)
+def _towns_of_size(country: str, region: str, wanted: int, widen: int) -> list[Town]:
+    """The towns of a country (of its region, when given and it has some) within `widen`
+    size classes of `wanted`, most populous first (read-only). The index never changes,
+    and a document with many places asked for the same few pools again and again."""
+    index = towns()
+    same_country = index.of_country(country) or index.of_country("US")  # a country without towns listed
+    if region:
+        same_country = [t for t in same_country if t.region == region] or same_country
+    return [t for t in same_country if abs(size_class(t.population) - wanted) <= widen]
 
 
 def _org_word_map(conversation: Conversation) -> dict[str, str]:
@@ -171,10 +181,10 @@ def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free
     tokens = value.split()
     known = _org_word_map(conversation)
     names = lexicon()
-    surnames = [n for n in names.last_names("en_US") if n.isalpha() and len(n) > 3 and not n.startswith("Mc")]
-    saints = [n for n in names.first_names("en_GB", "any") if n.isalpha()]
+    surnames, saints, common_brand_words = _org_word_pools()
     # Everyday words only: the restorer leaves them alone when an answer uses them alone.
-    brand_words = [w for w in BRAND_WORDS if fold(w) not in {fold(t) for t in tokens} and is_common_word(w)]
+    folded_tokens = {fold(t) for t in tokens}
+    brand_words = [w for w in common_brand_words if fold(w) not in folded_tokens]
     for _ in range(20):
         out = []
         changed = False
@@ -210,3 +220,14 @@ def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free
         if fold(candidate) != fold(value) and is_free(candidate):
             return candidate
     return None
+
+
+@lru_cache(maxsize=1)
+def _org_word_pools() -> tuple[list[str], list[str], list[str]]:
+    """What organisation stand-ins pick words from (the lists are fixed; filtering them
+    per organisation was most of its cost): surnames, saints' names, and the brand words
+    that are everyday words. Read-only."""
+    names = lexicon()
+    surnames = [n for n in names.last_names("en_US") if n.isalpha() and len(n) > 3 and not n.startswith("Mc")]
+    saints = [n for n in names.first_names("en_GB", "any") if n.isalpha()]
+    return surnames, saints, [w for w in BRAND_WORDS if is_common_word(w)]
