@@ -97,3 +97,24 @@ def test_intervals_are_reproducible():
     a = intervals({}, {"pupa": _score("pupa", texts)})
     b = intervals({}, {"pupa": _score("pupa", texts)})
     assert a == b
+
+
+def _run(protected_of) -> dict:
+    """A bench.json of one PUPA-like set: 60 texts of 3 persons, protected as told."""
+    texts = [(_text(f"q{i}", 3), protected_of(i)) for i in range(60)]
+    return BenchReport(engine={"pupa": _score("pupa", texts)}).to_json()
+
+
+def test_paired_comparison_resamples_both_runs_alike():
+    from agent.bench.bootstrap import paired
+
+    before = _run(lambda i: i % 2 == 0)
+    assert paired(before, before)["pupa_recall"] == {"before": 0.5, "after": 0.5, "difference": 0.0, "interval": [0.0, 0.0]}
+    # Three more texts protected out of 60: +0.05, never a loss on any resample; an
+    # unpaired view of two runs whose intervals each span ~0.25 could not tell.
+    after = _run(lambda i: i % 2 == 0 or i in (1, 3, 5))
+    row = paired(before, after)["pupa_recall"]
+    assert row["difference"] == 0.05
+    assert 0.0 <= row["interval"][0] < 0.05 < row["interval"][1] < 0.15
+    alone = intervals({}, {"pupa": _score("pupa", [(_text(f"q{i}", 3), i % 2 == 0) for i in range(60)])})
+    assert _width(alone, "validation", "pupa_recall") > 0.2

@@ -73,15 +73,19 @@ def record_text(score: DatasetScore, example: Example, sanitized: str, restored_
     score_protection(one, example, sanitized)
     if restored_exactly is not None:
         one.restore_exact.add(restored_exactly)
-    score.texts.append((example.group or example.id, text_parts(score.name, one)))
+    score.texts.append((example.group or example.id, example.id, text_parts(score.name, one)))
 
 
 def _unit_matrix(score: DatasetScore) -> np.ndarray:
+    return _units((unit, parts) for unit, _, parts in score.texts)[1]
+
+
+def _units(texts: Iterable[tuple[str, dict]]) -> tuple[list[str], np.ndarray]:
     """Rows: resampling units (texts, or documents) of the dataset; columns: the
     numerator and denominator of every key."""
     index: dict[str, int] = {}
     rows: list[np.ndarray] = []
-    for unit, parts in score.texts:
+    for unit, parts in texts:
         if unit not in index:
             index[unit] = len(rows)
             rows.append(np.zeros(2 * len(KEYS)))
@@ -90,7 +94,7 @@ def _unit_matrix(score: DatasetScore) -> np.ndarray:
             i = KEYS.index(k)
             row[2 * i] += num
             row[2 * i + 1] += den
-    return np.vstack(rows) if rows else np.zeros((0, 2 * len(KEYS)))
+    return list(index), (np.vstack(rows) if rows else np.zeros((0, 2 * len(KEYS))))
 
 
 def _values(sums: np.ndarray) -> np.ndarray:
@@ -156,3 +160,65 @@ def intervals(fit: dict[str, DatasetScore], validation: dict[str, DatasetScore])
         if found is not None:
             out["gap"][key] = {"gap": round(abs(float(observed[i])), 4), "interval": found}
     return out
+
+
+def _texts_of(report: dict, half: str) -> dict[str, dict]:
+    """{dataset: {text id: {"unit", "parts"}}} of one half of a bench.json."""
+    veil = report["veil"] if half == "validation" else report.get("fit", {}).get("veil", {})
+    return {name: data.get("texts", {}) for name, data in veil.get("datasets", {}).items()}
+
+
+def paired(before: dict, after: dict, half: str = "validation", seed: int = SEED,
+           resamples: int = RESAMPLES) -> dict[str, dict]:
+    """Two bench.json runs compared on the texts they share: {measure: {"before", "after",
+    "difference", "interval"}}. Both runs are resampled with the same draws, so what the
+    texts have in common cancels out and a change is judged against its own spread: far
+    tighter than comparing the two halves' separate intervals."""
+    rng = np.random.default_rng(seed)
+    sums = {"before": np.zeros((resamples, 2 * len(KEYS))), "after": np.zeros((resamples, 2 * len(KEYS)))}
+    totals = {"before": np.zeros(2 * len(KEYS)), "after": np.zeros(2 * len(KEYS))}
+    old, new = _texts_of(before, half), _texts_of(after, half)
+    for name in sorted(set(old) & set(new)):
+        shared = sorted(set(old[name]) & set(new[name]))
+        if not shared:
+            continue
+        for which, texts in (("before", old[name]), ("after", new[name])):
+            units, matrix = _units((texts[i]["unit"], {k: tuple(v) for k, v in texts[i]["parts"].items()}) for i in shared)
+            if which == "before":
+                weights = rng.multinomial(len(units), np.full(len(units), 1.0 / len(units)), size=resamples)
+            sums[which] += weights @ matrix
+            totals[which] += matrix.sum(axis=0)
+    difference = _values(sums["after"]) - _values(sums["before"])
+    a, b = _values(totals["before"]), _values(totals["after"])
+    out = {}
+    for i, key in enumerate(KEYS):
+        found = _interval(difference[:, i])
+        if found is not None and not np.isnan(a[i]) and not np.isnan(b[i]):
+            out[key] = {"before": round(float(a[i]), 4), "after": round(float(b[i]), 4),
+                        "difference": round(float(b[i] - a[i]), 4), "interval": found}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m agent.bench.bootstrap BEFORE/bench.json AFTER/bench.json: is a change a
+    gain, or noise? (the validation half, then the fit half)"""
+    import argparse
+    import json
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(prog="python -m agent.bench.bootstrap", description=main.__doc__)
+    parser.add_argument("before")
+    parser.add_argument("after")
+    args = parser.parse_args(argv)
+    runs = [json.loads(Path(path).read_text(encoding="utf-8")) for path in (args.before, args.after)]
+    for half in ("validation", "fit"):
+        rows = paired(*runs, half=half)
+        print(f"\n{half}: | measure | before | after | after - before (95%, paired over texts) |")
+        for key, row in rows.items():
+            low, high = row["interval"]
+            print(f"| {key} | {row['before']:.3f} | {row['after']:.3f} | {row['difference']:+.3f} ({low:+.3f} to {high:+.3f}) |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

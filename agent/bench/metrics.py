@@ -77,9 +77,9 @@ class DatasetScore:
     latencies_ms: list[float] = field(default_factory=list)
     restore_latencies_ms: list[float] = field(default_factory=list)
     stream_chunk_latencies_ms: list[float] = field(default_factory=list)  # one streaming-restore feed each
-    # Per text: (resampling unit, {measure: (numerator, denominator)}), for the bootstrap
-    # intervals (agent/bench/bootstrap.py).
-    texts: list[tuple[str, dict[str, tuple[int, int]]]] = field(default_factory=list)
+    # Per text: (resampling unit, text id, {measure: (numerator, denominator)}), for the
+    # bootstrap intervals and paired comparisons of two runs (agent/bench/bootstrap.py).
+    texts: list[tuple[str, str, dict[str, tuple[int, int]]]] = field(default_factory=list)
 
     def recall_all(self, labels: tuple[str, ...] | None = None) -> Counts:
         total = Counts()
@@ -99,6 +99,8 @@ class DatasetScore:
                                    "strict": _r(self.private_strict_by_label[k].recall)}
                                for k, v in sorted(self.private_by_label.items())},
             "entities": self.recall_all().total,
+            "texts": {item: {"unit": unit, "parts": {k: list(v) for k, v in parts.items()}}
+                      for unit, item, parts in self.texts},
             "over_redaction": _r(self.lost_words / self.non_entity_words) if self.non_entity_words else None,
             "latency_ms": {"p50": pct(self.latencies_ms, 0.5), "p95": pct(self.latencies_ms, 0.95),
                            "mean": round(statistics.fmean(self.latencies_ms), 3) if self.latencies_ms else None},
