@@ -23,6 +23,15 @@ below its bar. The validation half is scored at the end, for the record only.
 Tried and left out (validation did not favour it): templated prompts of our own with known
 keep/swap labels (questions about public places, e-mails to colleagues...) as extra rows
 lowered the validation AUC from 0.93 to 0.91: they teach the head the templates.
+Also left out (2026-11-24, chosen by 5-fold CV by prompt on the fit half, three fold
+assignments; validation read once): who a person is to a letter (addressed "Dear X" /
+"X, could you", signing it) as features: CV cost 1.009 -> 0.987, validation utility error
+0.168 -> 0.183 and others' private entities kept 0.258 -> 0.234 (paired over texts:
++0.015 (0.000 to +0.042) and -0.024 (-0.045 to -0.009)): a trade along the same curve, not
+a gain. A separate PERSON threshold, person x prompt-type interactions, first-name-only
+mentions, confident keep-rules left to the head, and dropping feature groups: CV costs
+0.88-1.05 against validation costs 0.78-0.88 with no agreement in their order; at ~140
+LOPSIDED prompts per half a CV difference under ~0.1 does not predict validation.
 """
 
 from __future__ import annotations
