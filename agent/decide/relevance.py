@@ -166,9 +166,10 @@ _NOT_TITLE_WORDS = frozenset({"i", "a", "the", "my", "our", "your", "this", "tha
 
 # -- context cues ---------------------------------------------------------------------
 # A sentence ends at . ! ? (not after a title or an initial: "Mr. Hale") or a line break.
+# (The look-ahead first: the look-behinds are tried only where a sentence can end.)
 _SENT_END = re.compile(
-    r"(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bvs)(?<!\bJr)(?<!\bSr)(?<!\bProf)(?<!\b[A-Z])"
-    r"[.!?](?=\s|$)|\n"
+    r"(?=[.!?\n])(?:(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bvs)(?<!\bJr)(?<!\bSr)(?<!\bProf)(?<!\b[A-Z])"
+    r"[.!?](?=\s|$)|\n)"
 )
 
 

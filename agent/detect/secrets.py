@@ -40,6 +40,17 @@ _KEY_FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("url_credentials", re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:(?P<v>[^\s@/]{3,})@")),
 )
 
+# What the text must contain for a format to match at all (each is a literal part of every
+# match of its pattern): a text without any is not scanned for that format. Most prompts
+# have none, and each scan cost as much as a whole-text regex search.
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "anthropic": ("sk-ant-",), "openai": ("sk-",),
+    "aws_access_key": ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "APKA"),
+    "github": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), "gitlab": ("glpat-",), "slack": ("xox",),
+    "google_api_key": ("AIza",), "google_oauth": ("ya29.",), "stripe": ("_live_", "_test_"), "huggingface": ("hf_",),
+    "twilio": ("SK",), "sendgrid": ("SG.",), "npm": ("npm_",), "jwt": ("eyJ",), "url_credentials": ("://",),
+}
+
 # "password: hunter2", "api_key = '...'", "secret=...": the keyword makes it a secret.
 _ASSIGNMENT = re.compile(
     r"(?i)\b(?P<k>password|passwd|pwd|pass(?:code|phrase)|pin code|secret(?:[_ ]key)?|api[_ -]?key|"
@@ -70,6 +81,9 @@ class SecretDetector:
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans: list[Span] = []
         for kind, pattern in _KEY_FORMATS:
+            needs = _NEEDS.get(kind)
+            if needs is not None and not any(literal in text for literal in needs):
+                continue
             for match in pattern.finditer(text):
                 group = "v" if "v" in pattern.groupindex else 0
                 start, end = match.span(group)

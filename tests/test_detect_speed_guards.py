@@ -34,3 +34,25 @@ def test_the_guards_change_no_match(seed):
         assert code_zones._TECH_TOKEN.findall(line) == tech.findall(line)
         assert code_zones._STRONG_TECH.findall(line) == strong.findall(line)
         assert code_zones._counted(line) == code_zones._NOT_COUNTED.sub(" ", line)
+
+
+def test_secret_formats_are_skipped_only_where_they_cannot_match():
+    """agent/detect/secrets.py skips a key format when the text lacks every literal its
+    matches must contain; over text made of those literals and key characters, no match
+    lacks them."""
+    from agent.detect.secrets import _KEY_FORMATS, _NEEDS
+
+    rng = random.Random(3)
+    alphabet = "abcdefABCDEF0123456789_-./:"
+    found = 0
+    for kind, pattern in _KEY_FORMATS:
+        needs = _NEEDS.get(kind)
+        if needs is None:
+            continue
+        for _ in range(300):
+            text = "".join(rng.choice([*needs, " ", rng.choice(alphabet) * rng.randint(1, 40), "sk-", "ant-", "api01-"])
+                           for _ in range(rng.randint(1, 12)))
+            for match in pattern.finditer(text):
+                assert any(literal in match.group() for literal in needs), (kind, match.group())
+                found += 1
+    assert found >= 100  # the generated text does hold keys of the formats
