@@ -89,7 +89,9 @@ class DatasetScore:
                 total.protected += counts.protected
         return total
 
-    def to_json(self) -> dict:
+    def to_json(self, texts: bool = False) -> dict:
+        """`texts`: also every text's counts (for paired comparisons of two runs; only the
+        default engine's are written, they are most of the file's size)."""
         pct = percentile  # short: many calls below
         out = {
             "examples": self.examples,
@@ -99,8 +101,6 @@ class DatasetScore:
                                    "strict": _r(self.private_strict_by_label[k].recall)}
                                for k, v in sorted(self.private_by_label.items())},
             "entities": self.recall_all().total,
-            "texts": {item: {"unit": unit, "parts": {k: list(v) for k, v in parts.items()}}
-                      for unit, item, parts in self.texts},
             "over_redaction": _r(self.lost_words / self.non_entity_words) if self.non_entity_words else None,
             "latency_ms": {"p50": pct(self.latencies_ms, 0.5), "p95": pct(self.latencies_ms, 0.95),
                            "mean": round(statistics.fmean(self.latencies_ms), 3) if self.latencies_ms else None},
@@ -111,6 +111,9 @@ class DatasetScore:
             out["restore_latency_ms"] = {"p50": pct(self.restore_latencies_ms, 0.5), "p95": pct(self.restore_latencies_ms, 0.95)}
             out["stream_chunk_ms"] = {"p50": pct(self.stream_chunk_latencies_ms, 0.5),
                                       "p95": pct(self.stream_chunk_latencies_ms, 0.95)}
+        if texts:
+            out["texts"] = {item: {"unit": unit, "parts": {k: list(v) for k, v in parts.items()}}
+                            for unit, item, parts in self.texts}
         if self.relevant.total or self.irrelevant.total:
             out["lopsided"] = {
                 "relevant": self.relevant.total,

@@ -85,7 +85,8 @@ class BenchReport:
 
     def to_json(self) -> dict:
         out = {
-            "veil": {"summary": self.summary(self.engine), "datasets": {k: v.to_json() for k, v in self.engine.items()}},
+            "veil": {"summary": self.summary(self.engine),
+                     "datasets": {k: v.to_json(texts=True) for k, v in self.engine.items()}},
             "speed_50_words": self.speed_50_words,
             "speed_side_by_side": self.speed_side_by_side,
             "generated": self.generated,
@@ -97,7 +98,8 @@ class BenchReport:
             out["presidio"] = {"summary": self.summary(self.presidio), "datasets": {k: v.to_json() for k, v in self.presidio.items()}}
         for key, scores in (("veil", self.fit_engine), ("veil_strict", self.fit_strict), ("presidio", self.fit_presidio)):
             if scores:
-                out.setdefault("fit", {})[key] = {"summary": self.summary(scores), "datasets": {k: v.to_json() for k, v in scores.items()}}
+                data = {k: v.to_json(texts=key == "veil") for k, v in scores.items()}
+                out.setdefault("fit", {})[key] = {"summary": self.summary(scores), "datasets": data}
         if self.fit_engine:
             out["fit_validation_gaps"] = gaps(self.summary(self.fit_engine), self.summary(self.engine))
         out["intervals"] = self.intervals()
