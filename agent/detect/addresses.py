@@ -29,6 +29,9 @@ _EU_PREFIX_STREET = (
 )
 
 
+_DIGIT = re.compile(r"\d")
+
+
 class AddressDetector:
     """Street addresses (number + street words, European street names), PO boxes, and
     postcodes where the context says they are part of an address."""
@@ -54,6 +57,8 @@ class AddressDetector:
     _generic_postcode = re.compile(r"\b(?:\d{3}\s\d{2}|\d{2}-\d{3}|\d{3,6})\b")
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        if _DIGIT.search(text) is None:
+            return []  # every pattern needs a digit (a European street name needs its number below)
         spans = []
         for pattern, score in (
             (self._street, 0.85),

@@ -21,6 +21,8 @@ class RegexDetector:
     label: Label = Label.MISC
     pattern: re.Pattern[str]
     score: float = 0.9
+    # Literals every match contains (one of them): a text with none is not scanned.
+    needs: tuple[str, ...] = ()
 
     @property
     def labels(self) -> frozenset[Label]:
@@ -34,6 +36,8 @@ class RegexDetector:
         return value
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        if self.needs and not any(literal in text for literal in self.needs):
+            return []
         spans = []
         for match in self.pattern.finditer(text):
             group = "v" if "v" in self.pattern.groupindex else 0
@@ -49,6 +53,7 @@ class EmailDetector(RegexDetector):
     name = "email"
     label = Label.EMAIL
     score = 1.0
+    needs = ("@",)
     pattern = re.compile(
         r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+'-]{0,63}@"
         r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])"
