@@ -35,17 +35,15 @@ from agent.substitute.towns import Town, places_named, size_class, towns
 def fake_place(rng: random.Random, value: str, is_free, text: str = "", *, same_region: bool = False) -> str | None:
     """A place of the same kind; a town gets a town of the same country and size (and
     region, with `same_region`: an address keeps its state code, so its town stays in it)."""
-    data = places()
     kind, _ = place_kind(value)
-    pools = {"country": data["countries"], "state": data["us_states"], "continent": data["continents"],
-             "region": data["regions"]}
-    if kind in pools:
+    if kind in _POOLS:
         # A stand-in that reads as the same kind of place ("Nice" would read as a word);
         # a country of about the same size (Portugal -> Greece, not a small territory).
-        options = [p for p in pools[kind] if fold(p) != fold(value)]
+        folded = fold(value)
+        options = [p for p, key in _folded_pool(kind) if key != folded]
         if kind == "region":  # Ontario -> another Canadian province where the lists know one
             home = _country_code(value)
-            same = [p for p in options if home and _country_code(p) == home and place_kind(p)[0] == kind]
+            same = [p for p in _regions_of(home) if fold(p) != folded] if home else []
             options = same or options
         size = _population(value) if kind == "country" else 0
         for factor in (3, 10):
@@ -91,6 +89,23 @@ def _region_countries() -> dict[str, str]:
     return out
 
 
+_POOLS = {"country": "countries", "state": "us_states", "continent": "continents", "region": "regions"}
+
+
+# The place lists never change: what every place stand-in filtered them for is kept.
+@lru_cache(maxsize=None)
+def _folded_pool(kind: str) -> list[tuple[str, str]]:
+    """The places of a kind's list with their folded names, in the list's order."""
+    return [(p, fold(p)) for p in places()[_POOLS[kind]]]
+
+
+@lru_cache(maxsize=256)
+def _regions_of(country: str) -> list[str]:
+    """The first-level regions of a country that read as regions, in the list's order."""
+    return [p for p, _ in _folded_pool("region") if _country_code(p) == country and place_kind(p)[0] == "region"]
+
+
+@lru_cache(maxsize=4096)
 def _population(place: str) -> int:
     found = geo_index().lookup(place)
     return found.population if found is not None else 0
