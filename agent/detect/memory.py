@@ -60,6 +60,9 @@ class MentionFinder:
         self.phones: dict[str, MapEntry] = {}
         self._keys: set[str] = set()  # the values as compared (_compared_char), single spaces
         self._prefixes: set[str] = set()  # their beginnings that end just before a non-word character
+        # Their first two characters (a one-character value: itself): a place in the text
+        # where none of these starts cannot start a mention, and is passed over at once.
+        self._openings: set[str] = set()
         self.add(entries)
 
     def add(self, entries: Sequence[MapEntry]) -> None:
@@ -81,6 +84,7 @@ class MentionFinder:
         self.needles[key] = needle
         compared = "".join(_compared_char(c) for c in key)
         self._keys.add(compared)
+        self._openings.add(compared[:2])
         # Where the text may have a non-word character (a word ends there): 'ι' is
         # compared as the combining 'ͅ', which is none.
         self._prefixes.update(compared[:i] for i in range(1, len(key))
@@ -110,26 +114,16 @@ class MentionFinder:
 
     def _mentions(self, text: str) -> list[tuple[int, int]]:
         """(start, end) of each mention, left to right, none overlapping."""
-        # The text as compared, one character for each, and then with each run of
-        # whitespace as one space: `flat`; at[i] is where text[i] went in it.
-        flat = _WHITESPACE.sub(" ", text.translate(_COMPARED))
-        if len(flat) == len(text):
-            at: Sequence[int] = range(len(text) + 1)
-        else:
-            dropped = bytearray(len(text))
-            for run in _LONG_WHITESPACE.finditer(text):
-                dropped[run.start() + 1 : run.end()] = b"\x01" * (run.end() - run.start() - 1)
-            at = [i - d for i, d in enumerate(accumulate(dropped, initial=0))]
-        # A mention ends before a non-word character (not inside a run of whitespace) or
-        # at the end, and starts after a non-word character, never on whitespace.
-        ends = [m.start() for m in _END.finditer(text)] + [len(text)]
-        starts = [m.start() for m in _START.finditer(text)]
-        keys, prefixes = self._keys, self._prefixes
+        flat, at, ends, starts = _prepared(text)
+        keys, prefixes, openings = self._keys, self._prefixes, self._openings
         found: list[tuple[int, int]] = []
         done = 0
         for start in starts:
             if start < done:
                 continue
+            first = at[start]
+            if flat[first : first + 2] not in openings and flat[first] not in openings:
+                continue  # no value starts with what is written here
             best = None
             i = bisect_right(ends, start)
             while i < len(ends):
@@ -144,6 +138,33 @@ class MentionFinder:
                 found.append((start, best))
                 done = best
         return found
+
+
+_last_prepared: list = [None, None]  # [text, its _prepared parts]: the memory and the repeats ask in turn
+
+
+def _prepared(text: str) -> tuple[str, Sequence[int], list[int], list[int]]:
+    """What finding mentions in a text needs, kept for the last text (the same parts for
+    every finder): the text as compared, one character for each, and then with each run of
+    whitespace as one space (`flat`; at[i] is where text[i] went in it); where a mention
+    may end (before a non-word character, not inside a run of whitespace, or at the end)
+    and where one may start (after a non-word character, never on whitespace)."""
+    last_text, parts = _last_prepared
+    if last_text is text:
+        return parts
+    flat = _WHITESPACE.sub(" ", text.translate(_COMPARED))
+    if len(flat) == len(text):
+        at: Sequence[int] = range(len(text) + 1)
+    else:
+        dropped = bytearray(len(text))
+        for run in _LONG_WHITESPACE.finditer(text):
+            dropped[run.start() + 1 : run.end()] = b"\x01" * (run.end() - run.start() - 1)
+        at = [i - d for i, d in enumerate(accumulate(dropped, initial=0))]
+    ends = [m.start() for m in _END.finditer(text)] + [len(text)]
+    starts = [m.start() for m in _START.finditer(text)]
+    parts = (flat, at, ends, starts)
+    _last_prepared[:] = [text, parts]
+    return parts
 
 
 def _is_word(char: str) -> bool:
