@@ -23,7 +23,7 @@ from agent.engine.local_tasks import LocalModels, LocalTasks, find_local_models
 from agent.entities import Action, Label, Replacement, RestoreResult, SanitizeResult, Span
 from agent.restore.restorer import Restorer, StreamingRestorer
 from agent.session.conversation import Conversation, fold
-from agent.substitute.rng import match_case
+from agent.substitute.case_forms import mention_form
 from agent.substitute.substituter import Substituter
 
 # Bigger inputs are refused with a clear message instead of tying up the machine; 1 MB
@@ -94,7 +94,7 @@ class Engine:
                 sent[i] = (decision.span.text, Action.KEEP)
                 continue
             entry = self.substituter.stand_in(decision.span, decision.action, text, conversation)
-            form = _mention_form(decision.span.text, entry.real, entry.stand_in)
+            form = mention_form(decision.span.text, entry.real, entry.stand_in)
             if decision.span.text != entry.real and entry.action is Action.REPLACE:
                 conversation.add_variant(entry, decision.span.text, form)
             sent[i] = (form, entry.action)
@@ -175,16 +175,6 @@ def build_engine(settings: Settings, local_models: LocalModels | None = None) ->
 
 def _is_partial(span: Span) -> bool:
     return bool(span.canonical) and fold(span.canonical) != fold(span.text)
-
-
-def _mention_form(mention: str, real: str, stand_in: str) -> str:
-    """The stand-in written like this mention (a later "MITCHELL" gets "CLARKE")."""
-    if mention == real:
-        return stand_in
-    said, fake = mention.split(), stand_in.split()
-    if len(said) == len(fake):
-        return " ".join(match_case(m, f) for m, f in zip(said, fake))
-    return match_case(mention, stand_in)
 
 
 def _checked(text: object) -> str:

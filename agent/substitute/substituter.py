@@ -25,6 +25,7 @@ from agent.substitute.handles import HandlePeople, handle_like
 from agent.substitute.id_standins import stand_in_for
 from agent.substitute.orgs_places import fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial
+from agent.substitute.case_forms import new_stand_in_case
 from agent.substitute.rng import digits_into, match_case, rng_for, same_shape
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,8 @@ class Substituter:
         stand_in = None
         if action is Action.REPLACE:
             stand_in = self._realistic(span, text, conversation)
+            if stand_in is not None:
+                stand_in = new_stand_in_case(span.label, span.text, stand_in)
         if stand_in is None:  # label mode, or no realistic stand-in could be made
             action = Action.LABEL
             existing = conversation.lookup_real(span.text, Action.LABEL)
