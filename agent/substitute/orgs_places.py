@@ -93,7 +93,7 @@ _POOLS = {"country": "countries", "state": "us_states", "continent": "continents
 
 
 # The place lists never change: what every place stand-in filtered them for is kept.
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=8)  # one per kind
 def _folded_pool(kind: str) -> list[tuple[str, str]]:
     """The places of a kind's list with their folded names, in the list's order."""
     return [(p, fold(p)) for p in places()[_POOLS[kind]]]
