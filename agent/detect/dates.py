@@ -15,6 +15,8 @@ _MONTHS = (
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?"
 )
 
+_DIGIT = re.compile(r"\d")
+
 
 class DateDetector:
     """Full dates written out (numeric or with a month name). Dates of birth, found by
@@ -40,6 +42,8 @@ class DateDetector:
     _log_line = re.compile(r"^[ \t]*\[?\d{4}-\d{2}-\d{2}[T ][\d:.,]+(?:Z|[+\-][\d:]+)?\]?[ \t]+\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL)\b", re.MULTILINE)
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        if _DIGIT.search(text) is None:
+            return []  # every pattern needs a digit
         spans = []
         log_starts = {m.start() + len(m.group()) - len(m.group().lstrip(" \t[")) for m in self._log_line.finditer(text)}
         for pattern in self._patterns:

@@ -165,11 +165,13 @@ class HotwordIdDetector:
         r"(?P<v>\d{1,7}(?:/\d{1,4}){1,3}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,7}(?:/\d{1,4}){1,3})*)"
     )
     _mention = re.compile(r"(?<![\w@.])@(?P<v>[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?)(?![\w@])")
+    _digit = re.compile(r"\d")
     _not_username = frozenset({"the", "a", "an", "my", "your", "not", "and", "or", "name", "required", "here", "agent"})
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans = []
-        for match in self._id.finditer(text):
+        digits = self._digit.search(text) is not None  # IDs and reference numbers need one
+        for match in self._id.finditer(text) if digits else ():
             value = match.group("v")
             digits = sum(ch.isdigit() for ch in value)
             if digits < 2 or re.fullmatch(r"(19|20)\d\d", value):
@@ -178,7 +180,7 @@ class HotwordIdDetector:
                 continue
             start, end = match.span("v")
             spans.append(Span(start, end, Label.ID, value, 0.85, self.name))
-        for match in self._reference_list.finditer(text):
+        for match in self._reference_list.finditer(text) if digits else ():
             offset = match.start("v")
             for item in re.finditer(r"\d{1,7}(?:/\d{1,4}){1,3}", match.group("v")):
                 spans.append(Span(offset + item.start(), offset + item.end(), Label.ID, item.group(), 0.85, self.name))
@@ -188,7 +190,7 @@ class HotwordIdDetector:
                 continue
             start = match.start("v")
             spans.append(Span(start, start + len(value), Label.USERNAME, value, 0.85, self.name))
-        for match in self._mention.finditer(text):
+        for match in self._mention.finditer(text) if "@" in text else ():
             start, end = match.span()
             spans.append(Span(start, end, Label.USERNAME, match.group(), 0.7, self.name))
         return spans
