@@ -11,9 +11,9 @@ import pytest
 
 from agent.detect import code_zones
 
-PIECES = ["foo_bar", "getValue", "HTTPServer", "MyURLs", "URLs", "fn(a, b=1)", "call()", "os.path.join", "np.Array",
+PIECES = ["foo_bar", "getValue", "HTTPServer", "MyURLs", "URLs", "fn(a, b=1)", "call()", "sys.stdout.write", "np.Array",
           "::", "->", "=>", "==", "!=", "+=", ":=", "<div>", "</b>", "x[0]", "{", "}", "None", "True", "self", "args",
-          "1.2.3", "--verbose", "-v", "setup.py", "`code`", "Jane", "Smith", "the", "and", "café", "naïve_x", "_private",
+          "4.10.2", "--verbose", "-v", "setup.py", "`code`", "Ottoline", "Smith", "the", "and", "café", "naïve_x", "_private",
           "a@b.com", "https://example.org/x", "www.example.org", "2026-03-02", "über.Class", "ñ[", "—", "'", '"', "(", ")"]
 
 
