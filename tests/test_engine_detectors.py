@@ -515,3 +515,24 @@ def test_pos_lookup_gives_the_attribute_rulers_parts_of_speech():
         expected = reference(_LONG_RUN.sub(_filler, text))
         got = fast.parse(text)
         assert [(t.text, t.tag_, t.pos_) for t in got] == [(t.text, t.tag_, t.pos_) for t in expected]
+
+
+def test_spacy_is_loaded_without_third_party_component_plugins():
+    """spaCy imports every package offering components through its entry points when a
+    pipeline is made; Veil's pipeline loads without them (Presidio, installed here for
+    `veil bench --compare presidio`, cost ~1 s at every engine start), and leaves the
+    switch as it found it for other pipelines of the process."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    assert importlib.util.find_spec("presidio_analyzer") is not None  # the test extras install it: a real plug-in
+    probe = (
+        "import sys\n"
+        "from spacy.util import registry\n"
+        "from agent.detect.nlp import SpacyPipeline\n"
+        "nlp = SpacyPipeline().load()\n"
+        "print('presidio_analyzer' in sys.modules, registry._entry_point_factories.entry_points, 'ner' in nlp.pipe_names)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.split() == ["False", "True", "True"], out.stderr
