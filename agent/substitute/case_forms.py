@@ -4,8 +4,8 @@ the same way, so restore can give back each form.
 Restore finds a stand-in in the answer and looks up the real value sent with that exact
 stand-in; when two forms of one value ("computer science", "Computer Science") were sent
 with the same stand-in, only one of them can come back. So a stand-in follows the letter
-case of the value it replaces, per letter run ("Large-Cap" -> "Marcus-Albert",
-"large-cap" -> "marcus-albert"), and a new stand-in for a value written all in lower or
+case of the value it replaces, per letter run ("Half-Time" -> "Marcus-Albert",
+"half-time" -> "marcus-albert"), and a new stand-in for a value written all in lower or
 upper case is written that way too.
 """
 
