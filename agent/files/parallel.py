@@ -76,6 +76,25 @@ def reads_the_map(detector) -> bool:
     return isinstance(detector, (ConversationMemoryDetector, PreparedSpans))
 
 
+class _LastTexts:
+    """What was worked out for the last few texts, most recent last: a clash redoes the
+    chunk's pieces (the engine cuts a chunk into 2), a few more cost a few MB."""
+
+    KEEP = 4
+
+    def __init__(self) -> None:
+        self._by_text: dict[str, object] = {}
+
+    def get(self, text: str, make: Callable[[], object]):
+        value = self._by_text.pop(text, None)
+        if value is None:
+            value = make()
+        self._by_text[text] = value
+        while len(self._by_text) > self.KEEP:
+            del self._by_text[next(iter(self._by_text))]
+        return value
+
+
 class RememberedDetections:
     """A detector of a worker that keeps what it found in the last few texts.
 
@@ -85,20 +104,12 @@ class RememberedDetections:
     found (measured: a re-render 0.5 s -> 0.2 s of a 30,000-character chunk's ~1.1 s).
     Spans are frozen, so the same list items can be handed out twice."""
 
-    KEEP = 4  # as RememberedParses
-
     def __init__(self, detector):
         self._detector = detector
-        self._found: dict[str, list] = {}
+        self._found = _LastTexts()
 
     def detect(self, text: str, context) -> list:
-        found = self._found.pop(text, None)
-        if found is None:
-            found = list(self._detector.detect(text, context))
-        self._found[text] = found  # most recent last
-        while len(self._found) > self.KEEP:
-            del self._found[next(iter(self._found))]
-        return list(found)
+        return list(self._found.get(text, lambda: list(self._detector.detect(text, context))))
 
     def __getattr__(self, name: str):
         return getattr(self._detector, name)
@@ -116,20 +127,12 @@ class RememberedParses:
     hardly faster than one. Detectors only read the parse (the map-dependent detection is
     run again); a different text is parsed afresh."""
 
-    KEEP = 4  # the engine cuts a chunk into 2 pieces; a few more cost a few MB
-
     def __init__(self, pipeline):
         self._pipeline = pipeline
-        self._parses: dict[str, object] = {}
+        self._parses = _LastTexts()
 
     def parse(self, text: str):
-        doc = self._parses.pop(text, None)
-        if doc is None:
-            doc = self._pipeline.parse(text)
-        self._parses[text] = doc  # most recent last
-        while len(self._parses) > self.KEEP:
-            del self._parses[next(iter(self._parses))]
-        return doc
+        return self._parses.get(text, lambda: self._pipeline.parse(text))
 
     def __getattr__(self, name: str):
         return getattr(self._pipeline, name)
