@@ -8,7 +8,8 @@ import re
 from agent.detect.base import DetectionContext
 from agent.detect.pattern_cues import POSTCODE, POSTCODE_LABEL, STREET, announced
 from agent.entities import Label, Span
-from agent.knowledge.places import STREET_TYPE_PATTERN
+from agent.knowledge.places import STREET_TYPE_PATTERN, country_names
+from agent.session.conversation import fold
 
 _UNIT = r"(?:,?\s*(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|Bldg|Building|#)\.?\s*#?\s*[\w-]{1,6})"
 _US_STATES = (
@@ -19,7 +20,7 @@ _CITY_STATE_ZIP = rf"(?:,?\s*[A-Z][A-Za-z.'\- ]{{1,30}},\s*(?:{_US_STATES})\.?\s
 # Street names in languages that write the type as a suffix or prefix word.
 _EU_STREET = (
     r"[A-ZÄÖÜÅÆØÉ][\wäöüßåæøéèêàáíóúñç'\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|"
-    r"katu|tie|gatan|vägen|vej|gade|laan|straat|gracht|plein|kade|utca|ulica|ul\.|ulice|cesta|sokak|"
+    r"katu|tie|gatan|vägen|vej|gade|vei|veien|vegen|gata|gate|gaten|stien|laan|straat|gracht|plein|kade|utca|ulica|ul\.|ulice|cesta|sokak|"
     r"caddesi|sokağı)"
 )
 _EU_PREFIX_STREET = (
@@ -30,6 +31,10 @@ _EU_PREFIX_STREET = (
 
 
 _DIGIT = re.compile(r"\d")
+_UNIT_WORD = re.compile(r"(?i)\b(?:Apt|Apartment|Suite|Unit|Flat)\.?\s*#?\s*\d")
+_UNIT_BEFORE = re.compile(r"\b(?:Apt|Apartment|Suite|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[ \t]+$")
+# A street of capitalised words with an optional house number, for "the corner of A and B".
+_CORNER_STREET = r"(?:\d{1,5}[ \t]+)?[A-ZÀ-Þ][\w'’\-]*\.?(?:[ \t]+(?:\d{1,5}\b|[A-ZÀ-Þ][\w'’\-]*\.?)){0,3}"
 
 
 class AddressDetector:
@@ -44,13 +49,22 @@ class AddressDetector:
     )
     _eu_suffix = re.compile(rf"\b{_EU_STREET}\s+\d{{1,5}}[a-zA-Z]?(?:\s*[/-]\s*\d{{1,4}})?{_UNIT}?")
     _eu_prefix = re.compile(rf"(?:\b\d{{1,5}}(?:\s?(?:bis|ter))?,?\s+)?\b{_EU_PREFIX_STREET}(?:,?\s+\d{{1,5}}[a-zA-Z]?)?{_UNIT}?")
-    # "14 Kossuth Lajos 7", "310 Rua Augusta 22": a house number, a name, a number.
+    # "14 Kossuth Lajos 7", "310 Rua Augusta 22": a house number, a name, a number, on one
+    # line. Letters of any script ("Łąkowa", "Οδός"); the capital is checked in detect().
     _number_name_number = re.compile(
-        rf"(?<![\d.,$€£/:-])\b\d{{1,6}}\s+(?:ul\.\s+)?[A-ZÀ-Þ][a-zà-ÿ'’\-]+(?:\s+[\wÀ-ÿ'’\-]+){{0,3}}\s+\d{{1,5}}[a-zA-Z]?(?!\d|[.,:/]\d|%)\b\.?{_UNIT}?"
+        rf"(?<![\d.,$€£/:-])\b\d{{1,6}}[ \t]+(?:ul\.[ \t]+)?[^\W\d_][^\W\d_'’\-]*(?:[ \t]+[\w'’\-]+\.?){{0,3}}[ \t]+\d{{1,5}}[a-zA-Z]?(?!\d|[.,:/]\d|%)\b\.?{_UNIT}?"
     )
     _number_first_foreign = re.compile(
-        rf"\b\d{{1,6}}\s+{_EU_STREET}(?:\s+\d{{1,5}})?{_UNIT}?"
+        rf"\b\d{{1,6}}\s+{_EU_STREET}\b(?:\s+\d{{1,5}})?{_UNIT}?"
     )
+    # US military mail: "PSC 1234, Box 567 / APO AE 09876", "Unit 8 Box 12 DPO AP 96543",
+    # "USNS Hale / FPO AA 34011": the post office code with its two-letter area and ZIP.
+    _military = re.compile(
+        r"(?i)\b(?:(?:PSC|CMR|Unit)[ \t]+\d{1,5},?[ \t]+Box[ \t]+\d{1,5}|US[NC]?S[ \t]+[A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*){0,2})"
+        r"(?:,?[ \t]*\n?[ \t]*)(?:APO|FPO|DPO)[ \t]+A[AEP][ \t]+\d{5}\b"
+    )
+    # Street corners: "at the corner of Elm Street and 5th Avenue".
+    _corner = re.compile(rf"\b[Cc]orner of[ \t]+(?:the[ \t]+)?{_CORNER_STREET}[ \t]+(?:and|&)[ \t]+{_CORNER_STREET}")
     _po_box = re.compile(r"(?i)\b(?:P\.?\s?O\.?|Post\s+Office)\s*Box\s+\d{1,8}\b")
     _uk_postcode = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b")
     _state_zip = re.compile(rf"\b(?:{_US_STATES})\s+\d{{5}}(?:-\d{{4}})?\b")
@@ -73,12 +87,26 @@ class AddressDetector:
                 value = match.group().rstrip(" ,")
                 if pattern is self._eu_prefix and not re.search(r"\d", value):
                     continue  # "Via Roma" without a number is a street name, not an address
+                found_score = score
+                unit_before = None
                 if pattern is self._number_name_number:
                     if re.match(r"(?:1[5-9]|20)\d\d\s", value):
                         continue  # "2023 World Cup 2": a year, not a house number
-                    if announced(text, match.start(), STREET) or re.match(r"\s*\n\s*[>?\s]*(?:Apt|Suite|Unit|Flat)\b", text[match.end():]):
-                        score = 0.85
-                spans.append(Span(match.start(), match.start() + len(value), Label.ADDRESS, value, score, self.name))
+                    street_cue = announced(text, match.start(), STREET)
+                    name = re.search(r"[^\W\d_]", value)
+                    if not (street_cue or (name and name.group().isupper())):
+                        continue  # "12 apples and 3": a lower-case word needs an address cue
+                    unit_before = _UNIT_BEFORE.search(text, max(0, match.start() - 20), match.start())
+                    if street_cue or unit_before or _UNIT_WORD.search(value) or re.match(r"\s*\n\s*[>?\s]*(?:Apt|Suite|Unit|Flat)\b", text[match.end():]):
+                        found_score = 0.85  # a unit after it ("Apt. 4") makes it a street line
+                start = match.start()
+                if pattern is self._number_name_number and unit_before:
+                    start = unit_before.start()  # "Apt. 117 5720 Long Road 12": the unit is part of it
+                spans.append(Span(start, match.start() + len(value), Label.ADDRESS, text[start:match.start() + len(value)], found_score, self.name))
+        for pattern in (self._military, self._corner):
+            for match in pattern.finditer(text):
+                value = match.group().rstrip(" ,.")
+                spans.append(Span(match.start(), match.start() + len(value), Label.ADDRESS, value, 0.9, self.name))
         for match in self._uk_postcode.finditer(text):
             if re.search(r"\d[A-Z]{2}$", match.group().replace(" ", "")) and (
                 " " in match.group() or announced(text, match.start(), POSTCODE)
@@ -89,8 +117,29 @@ class AddressDetector:
                 spans.append(Span(match.start(), match.end(), Label.ADDRESS, match.group(), 0.8, self.name))
         return [self._extended(text, s) if s.score >= 0.7 else s for s in spans]
 
-    _block_line = re.compile(r"[ \t>]*(?P<v>[^\n?!:;@]{1,40}?)[ \t]*(?:\n|$)")
+    _block_line = re.compile(r"[ \t>?*•]*(?P<v>[^\n?!:;@]{1,40}?)[ \t]*(?:\n|$)")
     _same_line_town = re.compile(r",[ \t]*(?:[A-Z][\w'’\-]*[ \t]?)(?:[A-Z0-9][\w'’\-]*[ \t]?){0,3}(?:,[ \t]*[A-Z]{2})?(?:[ \t]+\d{3,6})?(?=[ \t]*(?:[.,;\n]|$))")
+
+    # What may follow a street: a gap (comma, line breaks), at most three town words, then a
+    # country and its postcode: ", Lublin Poland", "\n\n Norway 4021".
+    _tail = re.compile(r"[ \t,]*(?:\n[ \t>?]*){0,2}(?P<v>[^\W\d_][\w'’\-]*(?:,?[ \t]+[^\W\d_][\w'’\-]*){0,5})(?P<code>[ \t]+\d{3,6}(?:[ -]\d{2,3})?\b)?")
+
+    def _country_tail(self, text: str, start: int, end: int) -> int:
+        """The end of a street address once a country (with its postcode) closes it."""
+        tail = self._tail.match(text, end)
+        if tail is None:
+            return end
+        words = re.findall(r"[^\W\d_][\w'’\-]*", tail.group("v"))
+        all_lower = text[start:end].islower()  # "12 rue x, lyon, france": a lower-case text
+        if not all(w[0].isupper() or (all_lower and w.islower()) for w in words):
+            return end  # "... Street and I love France": running text, not a town line
+        countries = country_names()
+        for n_before in range(min(3, len(words) - 1), -1, -1):
+            for size in (3, 2, 1):
+                country = words[n_before:n_before + size]
+                if len(country) == size and n_before + size == len(words) and fold(" ".join(country)) in countries:
+                    return tail.end()
+        return end
 
     def _extended(self, text: str, span: Span) -> Span:
         """An address goes on: ", Goiânia" after the street, and in a written address
@@ -109,9 +158,11 @@ class AddressDetector:
             value = line.group("v").strip()
             words = value.replace(",", " ").split()
             # Town, region, country, postcode or unit lines: short, capitalised or digits.
-            if len(words) > 5 or not all(w[0].isupper() or w[0].isdigit() or w.lower() in ("de", "la", "del", "du", "sur", "am", "an", "upon") for w in words):
-                break
+            town_and_code = len(words) <= 4 and words[0][0].isupper() and words[-1].isdigit() and len(words[-1]) >= 3
+            if not town_and_code and (len(words) > 5 or not all(w[0].isupper() or w[0].isdigit() or w.lower() in ("de", "la", "del", "du", "sur", "am", "an", "upon") for w in words)):
+                break  # "OSLO n/a 0150" still ends the block: a capitalised town, a postcode last
             end = line.start("v") + len(line.group("v").rstrip())
+        end = self._country_tail(text, span.start, end)
         if end == span.end:
             return span
         return Span(span.start, end, span.label, text[span.start:end], span.score, span.detector)

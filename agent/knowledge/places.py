@@ -196,3 +196,18 @@ STREET_TYPES = (
 )
 # As one regex alternation, in the order above.
 STREET_TYPE_PATTERN = "|".join(re.escape(w) for w in STREET_TYPES)
+
+
+@lru_cache(maxsize=1)
+def country_names() -> frozenset[str]:
+    """Every country's names (ISO 3166 short, common and official names, and the everyday
+    English aliases above), case-folded: the last line of a postal address names one."""
+    import pycountry
+
+    names = set(_COUNTRY_ALIASES)
+    for country in pycountry.countries:
+        for attr in ("name", "common_name", "official_name"):
+            value = getattr(country, attr, None)
+            if value:
+                names.add(fold(value))
+    return frozenset(names)
