@@ -81,3 +81,14 @@ def test_obfuscated_emails(text, address, plain):
 @pytest.mark.parametrize("text", ["look at this dot com bubble", "meet me at home dot com", "plain john@gmail.com here", "see you at 5 dot com"])
 def test_prose_and_plain_addresses_are_not_obfuscated_emails(text):
     assert EMAILS.detect(text) == []
+
+
+def test_one_time_grant_values_in_a_form_body_or_query_string():
+    from agent.detect.config_secrets import ConfigSecretDetector
+
+    text = ('curl https://auth.example.net/token -d "client_id=3000.QW12ER34TY56UI78OP" '
+            '-d "code=3000.9a8b7c6d5e4f3a2b1c0d.77aa88bb" && open "https://app.example.net/cb?code=a1b2c3d4e5f6a7b8c9d0&state=ok"')
+    found = {s.text for s in ConfigSecretDetector().detect(text)}
+    assert {"3000.QW12ER34TY56UI78OP", "3000.9a8b7c6d5e4f3a2b1c0d.77aa88bb", "a1b2c3d4e5f6a7b8c9d0"} <= found
+    # Short numbers and names under the same key words are settings, not secrets.
+    assert not ConfigSecretDetector().detect("error_code=404&zip_code=12345&client_name=north_office")

@@ -61,6 +61,8 @@ _PLACEHOLDER = re.compile(
          placeholder|xxx\w*|todo|tbd|n/?a|empty|required|optional|string|str|text|env|\d{1,2})$""",
     re.IGNORECASE | re.VERBOSE,
 )
+# key=value in a query string or form body: after "?", "&", a quote or a space.
+_QUERY_PAIR = re.compile(r"""(?<=[?&"'\s])(?P<k>[A-Za-z_][A-Za-z0-9_.\-]{0,40})=(?P<v>[^\s&"'#<>()\[\]{},;]{3,300})""")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
@@ -122,6 +124,25 @@ def is_code_value(value: str, text: str, end: int, quoted: bool, key: str = "") 
     return follows[:1] in ("(", "[", ".") and follows[1:2] not in ("", " ", "\n") or follows.startswith(" |")
 
 
+# Key words of the OAuth and sign-in exchanges whose values are one-time or client
+# credentials ("client_id=...", "code=..." in a token request): a secret when the value is
+# a long random-looking string, not when it is a name or a short number.
+_GRANT_KEY_WORDS = frozenset({"client", "code", "oauth", "nonce", "verifier", "challenge", "grant", "auth"})
+
+
+def _opaque_grant(key: str, value: str) -> bool:
+    if not _GRANT_KEY_WORDS.intersection(key_words(key)):
+        return False
+    value = value.strip()
+    return (
+        len(value) >= 16
+        and re.fullmatch(r"[\w.~+/=\-]+", value) is not None
+        and sum(c.isdigit() for c in value) >= 4
+        and sum(c.isalpha() for c in value) >= 4
+        and not re.fullmatch(r"[a-z_]+(?:[.\-][a-z_]+)*\d*", value)  # a dotted name, a word with a version
+    )
+
+
 def _looks_made_up(value: str) -> bool:
     """A password or key, not an English word: digits, symbols or mixed case in it."""
     has_digit = any(c.isdigit() for c in value)
@@ -139,10 +160,10 @@ class ConfigSecretDetector:
             return []
         spans: list[Span] = []
         for match in _ASSIGN.finditer(text):
-            if not is_secret_key(match.group("k")):
-                continue
             quoted = match.group("qv") is not None
             value = match.group("qv") if quoted else match.group("v")
+            if not is_secret_key(match.group("k")) and not _opaque_grant(match.group("k"), value):
+                continue
             start = match.start("qv") if quoted else match.start("v")
             if not quoted and value[-1] in ".:" and (match.end() == len(text) or text[match.end()].isspace()):
                 value = value[:-1]  # the full stop of a sentence in prose, not the secret's
@@ -153,6 +174,19 @@ class ConfigSecretDetector:
             if match.group("op").strip().isalpha() and not quoted and not _looks_made_up(value):
                 continue  # prose: "the token is valid for an hour"
             spans.append(Span(start, start + len(value), Label.SECRET, value, 0.97, f"{self.name}:config"))
+        if "=" in text:
+            # Pairs inside a quoted form body or a URL ("-d 'code=...'", "?client_id=...&"),
+            # which the assignment scan above reads as one quoted value.
+            taken = {s.start for s in spans}
+            for match in _QUERY_PAIR.finditer(text):
+                key, value = match.group("k"), match.group("v")
+                if match.start("v") in taken or self._not_a_secret(value) or _code_reference(value, "=", False):
+                    continue
+                if is_code_value(value, text, match.end("v"), False, key):
+                    continue  # verify(secret=secret): a keyword argument in code
+                if is_secret_key(key) or _opaque_grant(key, value):
+                    start = match.start("v")
+                    spans.append(Span(start, start + len(value), Label.SECRET, value, 0.95, f"{self.name}:config"))
         for pattern in (_HEADER, _URL_CREDENTIALS):
             for match in pattern.finditer(text):
                 group = next(g for g in ("v", "v2") if g in pattern.groupindex and match.group(g))
