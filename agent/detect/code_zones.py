@@ -99,7 +99,10 @@ def looks_like_code_token(value: str) -> bool:
     """One token that is an identifier or an encoded string, whatever its context."""
     if _CODE_CHARS.search(value) or value in CODE_NAMES:
         return True
-    for token in value.split():
+    tokens = value.split()
+    if len(tokens) > 1 and tokens[-1].strip(".,;:!?\"'").casefold() in _LEGAL_WORDS:
+        return False  # "BrixPay Ltd": an identifier has no legal form after a space
+    for token in tokens:
         core = token.strip(".,;:!?\"'")
         if _CAMEL.search(core) and not _NAME_PARTICLE.match(core) and core.casefold() not in _LEGAL_WORDS:
             return True

@@ -98,6 +98,7 @@ INDUSTRY_WORDS = frozenset(
         "Jewelers", "Academy", "Tutoring", "Daycare", "Nursery", "Kennels", "Grooming", "Hotel", "Inn", "Lodge",
         "Motel", "Hostel", "Events", "Productions", "Publishing", "Bookshop", "Bookstore", "Gallery", "Lumber",
         "Manufacturing", "Industries", "Imports", "Exports", "Trading", "Traders", "Associates",
+        "School", "Schools", "Games", "Pictures", "Films", "Factory",
     )
 )
 
