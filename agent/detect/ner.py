@@ -14,6 +14,7 @@ from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import NOT_ENTITIES
 from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM, GENERIC_ORG_WORDS, is_generic_org
 from agent.knowledge.places import is_known_place, place_kind
+from agent.knowledge.words import is_common_word
 
 LABEL_MAP = {
     "PERSON": Label.PERSON,
@@ -54,6 +55,7 @@ class SpacyNerDetector:
         doc = analysis.doc
         names = lexicon()
         spans = []
+        lower_words = _LowerWords(text)
         for ent in doc.ents:
             label = LABEL_MAP.get(ent.label_)
             if label is None:
@@ -115,6 +117,10 @@ class SpacyNerDetector:
                 label = Label.PERSON  # "Marcy is a black cat", "Marcus Feld from...": a name
             elif label in (Label.LOCATION, Label.ORG) and _full_name_shape(value, names):
                 label = Label.PERSON  # "add Réka Sandoval as a beneficiary": a first name and a surname
+            elif label is Label.ORG and _acts_as_person(ent):
+                label = Label.PERSON  # "Quorra had lent Quorra her bike": an organisation is never "her"
+            if label in (Label.PERSON, Label.ORG) and len(ent) == 1 and _word_not_name(ent[0], value, names, text, lower_words):
+                continue
             score = _BASE_SCORE[label]
             if label is Label.PERSON and any(ch.isdigit() for ch in value):
                 continue  # "Leeds LS6 2QT": people's names have no digits
@@ -133,6 +139,50 @@ class SpacyNerDetector:
                 score = 0.4  # "Wednesday", "last year": rarely identifying
             spans.append(Span(start, end, label, value, score, self.name))
         return spans
+
+
+class _LowerWords:
+    """The words a text writes in lower case, collected on first use (most texts never ask)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._words: frozenset[str] | None = None
+
+    def __contains__(self, word: str) -> bool:
+        if self._words is None:
+            self._words = frozenset(_LOWER_WORD.findall(self.text))
+        return word in self._words
+
+
+_LOWER_WORD = re.compile(r"(?<![\w\-])[a-z]+(?![\w\-])")
+
+
+def _word_not_name(token, value: str, names, text: str, lower_words: _LowerWords) -> bool:
+    """One capitalised ordinary word ("Schedule", "Delete", "Training") that NER took for a
+    person or an organisation, and that the text itself shows to be a word: the tagger
+    reads it as a common noun, verb or adjective, or the text writes it in lower case
+    elsewhere ("Hits (number of hits)"). Words the name lists know ("Ivy", "Bill") and
+    listed companies stay, and so do words only capitalised ("we nicknamed him Moth"): a nickname
+    can be an ordinary word."""
+    if not (value.isalpha() and value[:1].isupper() and not value.isupper() and is_common_word(value)):
+        return False
+    if names.is_first_name(value) or names.is_last_name(value) or is_listed_company(value):
+        return False
+    return token.pos_ != "PROPN" or value.casefold() in lower_words
+
+
+def _acts_as_person(ent) -> bool:
+    """One unknown capitalised word that is the subject of a verb, with a he/she pronoun
+    within the next few words: a person. Companies are "it" or "they"; the window is short
+    so that a pronoun of the next sentence's subject does not count."""
+    if len(ent) != 1 or ent.end >= len(ent.doc):
+        return False
+    token, doc = ent[0], ent.doc
+    if token.pos_ != "PROPN" or doc[ent.end].pos_ not in ("VERB", "AUX") or ent.start > 0 and doc[ent.start - 1].lower_ in ("the", "a", "an"):
+        return False
+    if is_listed_company(token.text) or is_known_place(token.text):
+        return False
+    return person_pronoun_in(doc[ent.end : ent.end + 8])
 
 
 def _full_name_shape(value: str, names) -> bool:

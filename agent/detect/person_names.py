@@ -18,7 +18,7 @@ from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
 from agent.knowledge.person_words import RELATION_PATTERN, TITLE_PATTERN
 from agent.knowledge.places import is_known_place
-from agent.knowledge.words import is_common_word
+from agent.knowledge.words import is_common_word, word_frequency
 
 # The prefix of MacLeod, McKenna, FitzGerald, O'Brien: a capital follows it.
 _SURNAME_PREFIX = r"(?:(?:Mc|Mac|Fitz|O['’])(?=[A-Z]))?"
@@ -50,11 +50,13 @@ _WEAK_CUE = re.compile(
 )
 # "Odo: Let us begin..." - a speaker label at the start of a line.
 _SPEAKER = re.compile(rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?|[A-Z]{{2,3}})[ \t]*:[ \t]*\S")
+# Words of a name are on one line: "[ \t]+", never "\s+", between them (else "Ada Roe\n\nNurse"
+# reads as one three-word name, and the check of its last word rejects the real one).
 _LINE_NAME = re.compile(
-    rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s+[A-Z]\.?)?(?:\s+{_UPPER_TOKEN}){{1,2}})[ \t]*,?$"
+    rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:[ \t]+[A-Z]\.?)?(?:[ \t]+{_UPPER_TOKEN}){{1,2}})[ \t]*,?$"
 )
 # The same in lower case ("ulrike hansen" heading a lower-cased address block).
-_LOWER_LINE_NAME = re.compile(r"(?m)^[ \t>*\-]*(?P<v>[a-zà-öø-ÿ]{2,}(?:\s+[a-z]\.?)?(?:\s+[a-zà-öø-ÿ'’\-]{2,}){1,2})[ \t]*,?$")
+_LOWER_LINE_NAME = re.compile(r"(?m)^[ \t>*\-]*(?P<v>[a-zà-öø-ÿ]{2,}(?:[ \t]+[a-z]\.?)?(?:[ \t]+[a-zà-öø-ÿ'’\-]{2,}){1,2})[ \t]*,?$")
 _LIST = re.compile(
     rf"(?P<items>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?(?:\s*(?:,|;|\band\b|\bor\b|&)\s*{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?){{1,}})"
 )
@@ -68,6 +70,23 @@ _FIRST_THEN_SURNAME = re.compile(
     rf"(?P<last>{_SURNAME_PREFIX}[A-ZÀ-ÖØ-Þa-zà-öø-ÿ][a-zà-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’]+)*)(?![\w\-]))"
 )
 _CAPITALS_PAIR = re.compile(r"(?<![\w\-])(?=(?P<first>[A-Z]{3,})[ \t]+(?P<last>[A-Z]{2,}(?:-[A-Z]{2,})*)(?![\w\-]))")
+# Self-introductions and role-play set-ups in any case: "my name is ines", "you are kofi and
+# i am ada", "i am belinda, a nurse". After "I am"/"you are" most words are adjectives or
+# nouns, so there the word must also be rare in English and be followed by what follows a
+# name (punctuation, "and", an apposition "a ..."), not by more of a sentence.
+_INTRO = re.compile(
+    r"\b(?P<cue>[Mm]y name is|[Mm]y name'?s|[Ii] am called|[Ii]'?m called|[Cc]all me|[Ii] am|[Ii]'?m|[Yy]ou are|[Uu] are)"
+    r"[ \t]+(?P<v>[A-Za-zà-öø-ÿ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ])(?![\w'’\-])"
+)
+_AFTER_INTRODUCED = re.compile(r"[ \t]*(?:$|[,.;:!?)]|\n|(?:and|a|an)\b)")
+_NAMING_CUES = frozenset({"my name is", "my names", "my name's", "i am called", "im called", "i'm called", "call me"})
+# A list of people after the word that says what they are: "the co-founders: Ames, Brook
+# and Cole", "speakers were Dunn, Ebert, Fox".
+_PEOPLE_LIST_CUE = re.compile(
+    r"(?i)\b(?:co-?founders|founders|authors|co-?authors|characters|players|cast|speakers|guests|attendees|"
+    r"participants|panelists|panellists|witnesses|founded by|written by|starring)"
+    r"(?:[ \t]+(?:are|were|include|included|includes))?[ \t]*:?[ \t]*$"
+)
 _STOP = re.compile(r"(?i)and|or|but|the|a|an|of|to|in|on|at|for|from|with|by|is|was|will|has|had|can|said|says")
 
 
@@ -80,7 +99,7 @@ class PersonNameDetector:
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans = self._by_cue(text) + self._by_line(text) + self._by_speaker(text) + self._by_initial(text)
-        spans += self._by_surname(text) + self._by_capitals(text)
+        spans += self._by_surname(text) + self._by_capitals(text) + self._by_introduction(text)
         if self.pipeline is not None:
             try:
                 analysis = context.analysis or LazyAnalysis(self.pipeline, text)
@@ -126,6 +145,31 @@ class PersonNameDetector:
             else:
                 start, end = m.start("first"), m.end("last")
                 spans.append(Span(start, end, Label.PERSON, text[start:end], 0.8, self.name))
+        return spans
+
+    def _by_introduction(self, text: str) -> list[Span]:
+        """A name given in a self-introduction or a role-play set-up, lower case included,
+        and then every other mention of it in the text ("i am ines ... Ines wants ...")."""
+        if not _INTRO.search(text):
+            return []
+        names = lexicon()
+        found: set[str] = set()
+        for m in _INTRO.finditer(text):
+            word, cue = m.group("v"), m.group("cue").casefold()
+            if word.casefold() in _FUNCTION_WORDS or word in NOT_NAMES or is_known_place(word):
+                continue
+            if cue not in _NAMING_CUES:
+                if not _AFTER_INTRODUCED.match(text, m.end("v")) or _looks_like_word(word):
+                    continue
+                if word[:1].isupper() and (names.is_first_name(word) or names.is_last_name(word)):
+                    continue  # a capitalised known name is the cue rules' (and NER's) to find
+            elif is_common_word(word) and not (names.is_first_name(word) or names.is_last_name(word)):
+                continue  # "my name is not important"
+            found.add(word.casefold())
+        spans = []
+        for name in found:
+            for m in re.finditer(rf"(?<![\w'’\-]){re.escape(name)}(?![\w\-])", text, re.IGNORECASE):
+                spans.append(Span(m.start(), m.end(), Label.PERSON, m.group(), 0.7, self.name))
         return spans
 
     def _by_capitals(self, text: str) -> list[Span]:
@@ -245,7 +289,10 @@ class PersonNameDetector:
             if any(is_common_word(t) for t in (first, last)) or is_known_place(match.group("v")):
                 continue
             contact = re.search(r"\d{3}|@|\b(?:suite|apt|street|st\.|avenue|road|inc\.?|llc|ltd)\b", text[match.end() : match.end() + 160], re.IGNORECASE)
-            if self._likely_first_name(first) and (names.is_last_name(last) or contact):
+            # With contact details below, one locale's list knowing each half is enough
+            # (a Danish first name and surname heading a lower-cased signature).
+            known_pair = names.is_first_name(first) and names.is_last_name(last)
+            if (self._likely_first_name(first) and (names.is_last_name(last) or contact)) or (known_pair and contact):
                 start = match.start("v")
                 spans.append(Span(start, match.end("v"), Label.PERSON, match.group("v"), 0.6, self.name))
         return spans
@@ -351,18 +398,30 @@ class PersonNameDetector:
     def _by_list(self, text: str, found: list[Span]) -> list[Span]:
         """Items of an enumeration where half the other items are names are names too
         ("Frodo and Sam", "greta, lukas, tomas and ines")."""
+        names = lexicon()
         starts = {s.start for s in found}
         spans = []
         for match in _LIST.finditer(text):
             items = list(re.finditer(rf"{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?", match.group("items")))
             offset = match.start("items")
             known = sum(1 for it in items if offset + it.start() in starts)
-            if known < 1 or known * 2 < len(items):
+            after_cue = _PEOPLE_LIST_CUE.search(text, max(0, offset - 60), offset) is not None
+            if not after_cue and (known < 1 or known * 2 < len(items)):
                 continue
-            for it in items:
+            for k, it in enumerate(items):
                 start = offset + it.start()
-                if start not in starts and it.group() not in NOT_NAMES and not is_known_place(it.group()):
-                    spans.append(Span(start, offset + it.end(), Label.PERSON, it.group(), 0.6, self.name))
+                value = it.group()
+                if start in starts or value in NOT_NAMES or is_known_place(value):
+                    continue
+                if " " not in value and is_common_word(value) and not (names.is_first_name(value) or names.is_last_name(value)):
+                    # An ordinary word at an edge of the list has its capital for another
+                    # reason: the first item opens a sentence ("Originally, Ada said"), a
+                    # last item after a bare comma opens a clause ("Dear Ada, As agreed").
+                    opens_sentence = k == 0 and (start == 0 or text[:start].rstrip()[-1:] in ("", ".", "!", "?", ":", "\n"))
+                    opens_clause = k == len(items) - 1 and k > 0 and text[offset + items[k - 1].end() : start].strip() == ","
+                    if opens_sentence or opens_clause:
+                        continue
+                spans.append(Span(start, offset + it.end(), Label.PERSON, value, 0.6, self.name))
         for match in _LOWER_LIST.finditer(text):
             items = [m for m in re.finditer(r"[a-zà-ÿ]{3,}", match.group()) if m.group() not in ("and", "or")]
             if len(items) >= 3 and sum(self._likely_first_name(m.group()) for m in items) * 3 >= len(items) * 2:
@@ -371,3 +430,35 @@ class PersonNameDetector:
                     spans.append(Span(start, start + len(m.group()), Label.PERSON, m.group(), 0.6, self.name))
         return spans
 
+
+
+# Words that follow "I am"/"you are" and are never a name.
+_FUNCTION_WORDS = frozenset(
+    "a an the not so very too just still also now here there in on at to from with by for of going gonna "
+    "trying looking working writing asking".split()
+)
+
+
+def _looks_like_word(word: str) -> bool:
+    """An English word, or a misspelling of one ("intrested": a frequent word is one typing
+    slip away, a letter left out, swapped or mistyped): not a name. Rare words with no
+    frequent neighbour ("utkarsh") pass."""
+    if is_common_word(word) or word_frequency(word) > 0:
+        return True
+    return any(word_frequency(c) >= _TYPO_NEIGHBOUR for c in _slips_of(word.casefold()))
+
+
+_TYPO_NEIGHBOUR = 10000  # occurrences in the English list: a word everyone writes
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _slips_of(word: str):
+    """The words one slip of typing away that are no shorter: a letter inserted, replaced,
+    or two neighbours swapped (a rare name is seldom a frequent word minus a letter)."""
+    for i in range(len(word) + 1):
+        for c in _LETTERS:
+            yield word[:i] + c + word[i:]
+            if i < len(word) and c != word[i]:
+                yield word[:i] + c + word[i + 1 :]
+        if i < len(word) - 1:
+            yield word[:i] + word[i + 1] + word[i] + word[i + 2 :]

@@ -1,0 +1,102 @@
+"""Person detection from cues NER does not use: a name line of a signature followed by a
+blank line, a lower-case pair that one locale's lists know above contact details, the
+list after a word for a group of people, lower-case self-introductions; and ordinary
+capitalised words that are no one's name. Sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.config import default_settings
+from agent.detect.person_names import PersonNameDetector
+from agent.entities import Label, Span
+from agent.engine.core import Engine
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return Engine(default_settings())
+
+
+def _persons(engine, text):
+    return {s.text for s in engine.detect(text) if s.label.value == "PERSON"}
+
+
+def _all(engine, text):
+    return {s.text for s in engine.detect(text)}
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("greta lindqvist\n\nphysiotherapist\n\ncontact:\nphone: 0461 2239 817", "greta lindqvist"),
+        ("Ilona Marsh\n\nPharmacist\n\nphone: 0461 2239 817", "Ilona Marsh"),
+    ],
+)
+def test_a_name_line_before_a_blank_line(text, name):
+    # The name's words are on one line: the job title two lines down is not a third word.
+    found = {s.text for s in PersonNameDetector(None)._by_line(text)}
+    assert name in found
+
+
+def test_a_lower_case_pair_one_locale_knows_above_contact_details(engine):
+    text = "aksel kristensen\nwillowbrook analytics inc.\npo box 4471\nmobile: 41 883210"
+    assert "aksel kristensen" in _persons(engine, text)
+
+
+def test_surnames_listed_after_a_word_for_people(engine):
+    text = "The studio was started by its founders: Whitlock, Haines and Okafor. They met at school."
+    assert {"Whitlock", "Haines", "Okafor"} <= _persons(engine, text)
+
+
+def test_lower_case_role_play_names_and_their_other_mentions(engine):
+    text = "for this game, you are kofiwe and i am tamsyn, kofiwe and tamsyn are neighbours. Tamsyn lends Kofiwe a ladder."
+    found = _persons(engine, text)
+    assert {"kofiwe", "tamsyn", "Tamsyn", "Kofiwe"} <= found
+
+
+def test_a_self_introduction_with_an_apposition(engine):
+    assert "ruslanov" in _persons(engine, "hello, i am ruslanov a night-shift pharmacist with a question")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I am intrested, and you are kofiwe.",  # a misspelt word is not a name
+        "I am fine. You are kofiwe, and I am tired.",
+        "my name is not important, you are kofiwe.",
+    ],
+)
+def test_only_the_name_after_i_am_or_you_are(engine, text):
+    assert _persons(engine, text) == {"kofiwe"}
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("Originally, Jonas wrote the first draft of the chapter.", "Originally"),
+        ("Dear Mr. Okafor, As promised we send the form today.", "As"),
+    ],
+)
+def test_a_capitalised_word_at_the_edge_of_a_list_is_no_name(engine, text, word):
+    assert word not in _persons(engine, text)
+
+
+def test_nicknames_in_the_middle_of_a_list_stay_names():
+    # The word opening a clause after the list goes; the ordinary word "Sprout" between two
+    # names stays a name.
+    text = "For the plan we call them Pip, Sprout and Ingrid, As agreed on Monday."
+    found = [Span(text.index(n), text.index(n) + len(n), Label.PERSON, n, 0.8, "person_names") for n in ("Pip", "Ingrid")]
+    listed = {s.text for s in PersonNameDetector(None)._by_list(text, found)}
+    assert "Sprout" in listed and "As" not in listed
+
+
+def test_a_capitalised_word_the_text_also_writes_in_lower_case_is_no_entity(engine):
+    text = "Columns: Name, Rank (the rank in the league), Hits (how many hits in total)."
+    found = _all(engine, text)
+    assert "Rank" not in found and "Hits" not in found
+
+
+def test_a_one_word_organisation_that_is_her_or_his_is_a_person(engine):
+    found = {s.text: s.label.value for s in engine.detect("Okumba had given Okumba her phone number.")}
+    assert found.get("Okumba") == "PERSON"
