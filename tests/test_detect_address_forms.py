@@ -48,3 +48,10 @@ def test_country_and_postcode_close_the_address_block():
         "??? Ole Nyberg\n??? 4410 Lindvägen 3\n??? Suite 12\n??? MALMBERG\n??? Sweden 22100")
     # Running text after a street is not its town line.
     assert _found("I live at 12 Baker Street and I love France") == ["12 Baker Street"]
+
+
+def test_korean_road_name_address_with_building_and_floor():
+    text = "찾아오시는 길: 부산 해운대구 센텀중앙로 97 (센텀빌딩) 5층 | 광주 북구 첨단과기로 208 한빛타워 3층"
+    found = _found(text)
+    assert "부산 해운대구 센텀중앙로 97 (센텀빌딩) 5층" in found
+    assert "광주 북구 첨단과기로 208 한빛타워 3층" in found

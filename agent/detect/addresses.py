@@ -31,6 +31,7 @@ _EU_PREFIX_STREET = (
 
 
 _DIGIT = re.compile(r"\d")
+_HANGUL = re.compile(r"[가-힣]")
 _UNIT_WORD = re.compile(r"(?i)\b(?:Apt|Apartment|Suite|Unit|Flat)\.?\s*#?\s*\d")
 _UNIT_BEFORE = re.compile(r"\b(?:Apt|Apartment|Suite|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[ \t]+$")
 # A street of capitalised words with an optional house number, for "the corner of A and B".
@@ -52,8 +53,11 @@ class AddressDetector:
     # "14 Kossuth Lajos 7", "310 Rua Augusta 22": a house number, a name, a number, on one
     # line. Letters of any script ("Łąkowa", "Οδός"); the capital is checked in detect().
     _number_name_number = re.compile(
-        rf"(?<![\d.,$€£/:-])\b\d{{1,6}}[ \t]+(?:ul\.[ \t]+)?[^\W\d_][^\W\d_'’\-]*(?:[ \t]+[\w'’\-]+\.?){{0,3}}[ \t]+\d{{1,5}}[a-zA-Z]?(?!\d|[.,:/]\d|%)\b\.?{_UNIT}?"
+        rf"(?<![\d.,$€£/:-])\b\d{{1,6}}[ \t]+(?:ul\.[ \t]+)?(?![a-z])[^\W\d_][^\W\d_'’\-]*(?:[ \t]+[\w'’\-]+\.?){{0,3}}[ \t]+\d{{1,5}}[a-zA-Z]?(?!\d|[.,:/]\d|%)\b\.?{_UNIT}?"
     )
+    # The same in a text written all in lower case ("40 rua das flores 7"), where only an
+    # address cue before it makes it one (checked in detect()).
+    _number_name_number_lower = re.compile(_number_name_number.pattern.replace("(?![a-z])", "", 1))
     _number_first_foreign = re.compile(
         rf"\b\d{{1,6}}\s+{_EU_STREET}\b(?:\s+\d{{1,5}})?{_UNIT}?"
     )
@@ -65,6 +69,13 @@ class AddressDetector:
     )
     # Street corners: "at the corner of Elm Street and 5th Avenue".
     _corner = re.compile(rf"\b[Cc]orner of[ \t]+(?:the[ \t]+)?{_CORNER_STREET}[ \t]+(?:and|&)[ \t]+{_CORNER_STREET}")
+    # Korean road-name addresses: [city] district(s) road-name building-number, then maybe
+    # the building's name and the floor: "부산 해운대구 센텀중앙로 97 (센텀빌딩) 5층".
+    _korean_road = re.compile(
+        r"(?:[가-힣]{2,}(?:특별시|광역시|특별자치시|도)?[ \t]+)?(?:[가-힣]+(?:시|군|구)[ \t]+){1,2}"
+        r"[가-힣0-9]+(?:로|길)[ \t]*\d{1,5}(?:-\d{1,4})?(?![\d가-힣])"
+        r"(?:(?:[ \t]*\([^)\n]{1,30}\))?(?:[ \t]+[^\s:|,()]{1,20}){0,2}?[ \t]*\d{1,3}층)?"
+    )
     _po_box = re.compile(r"(?i)\b(?:P\.?\s?O\.?|Post\s+Office)\s*Box\s+\d{1,8}\b")
     _uk_postcode = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b")
     _state_zip = re.compile(rf"\b(?:{_US_STATES})\s+\d{{5}}(?:-\d{{4}})?\b")
@@ -81,7 +92,7 @@ class AddressDetector:
             (self._number_first_foreign, 0.75),
             (self._po_box, 0.9),
             (self._state_zip, 0.7),
-            (self._number_name_number, 0.55),
+            (self._number_name_number_lower if text.islower() else self._number_name_number, 0.55),
         ):
             for match in pattern.finditer(text):
                 value = match.group().rstrip(" ,")
@@ -89,7 +100,7 @@ class AddressDetector:
                     continue  # "Via Roma" without a number is a street name, not an address
                 found_score = score
                 unit_before = None
-                if pattern is self._number_name_number:
+                if pattern in (self._number_name_number, self._number_name_number_lower):
                     if re.match(r"(?:1[5-9]|20)\d\d\s", value):
                         continue  # "2023 World Cup 2": a year, not a house number
                     street_cue = announced(text, match.start(), STREET)
@@ -100,10 +111,16 @@ class AddressDetector:
                     if street_cue or unit_before or _UNIT_WORD.search(value) or re.match(r"\s*\n\s*[>?\s]*(?:Apt|Suite|Unit|Flat)\b", text[match.end():]):
                         found_score = 0.85  # a unit after it ("Apt. 4") makes it a street line
                 start = match.start()
-                if pattern is self._number_name_number and unit_before:
+                if unit_before:
                     start = unit_before.start()  # "Apt. 117 5720 Long Road 12": the unit is part of it
                 spans.append(Span(start, match.start() + len(value), Label.ADDRESS, text[start:match.start() + len(value)], found_score, self.name))
-        for pattern in (self._military, self._corner):
+        for pattern in (self._military, self._corner, self._korean_road):
+            if pattern is self._korean_road and _HANGUL.search(text) is None:
+                continue
+            if pattern is self._military and "po a" not in text.lower():
+                continue  # every military address has "APO/FPO/DPO A?"
+            if pattern is self._corner and "orner of" not in text:
+                continue
             for match in pattern.finditer(text):
                 value = match.group().rstrip(" ,.")
                 spans.append(Span(match.start(), match.start() + len(value), Label.ADDRESS, value, 0.9, self.name))

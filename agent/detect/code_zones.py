@@ -196,7 +196,7 @@ _STRONG_TECH = re.compile(
     r"(?=\b\w|[`:\-])(?:`[^`\n]+`|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Za-z_][\w.]*\((?:\)|[^()\n]*[,='\"][^()\n]*\))|::|->"
     r"|\b(?:None|True|False|self|def|kwargs)\b)"
 )
-_NOT_COUNTED = re.compile(r"\S+@\S+|\b(?:https?|ftp)://\S+|\bwww\.\S+")
+_NOT_COUNTED = re.compile(r"\S+@\S+|\b(?:https?|wss?|ftps?|sftp)://\S+|\bwww\.\S+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 

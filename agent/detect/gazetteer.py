@@ -48,6 +48,14 @@ def _known_orgs() -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w@./]){trie_alternation(names)}(?![\w@/])")
 
 
+# Korean, Japanese and Chinese legal forms written before or after the name:
+# "(주)한빛소프트", "주식회사 한빛", "株式会社山田製作所", "深圳星河科技有限公司".
+_HANGUL_NAME = r"[가-힣A-Za-z0-9&]{1,20}"
+_KANJI_NAME = r"[ァ-ヶー一-龥A-Za-z0-9&]{1,20}"  # no kana: "の" and "は" end a Japanese name
+_CJK_LEGAL_NAME = re.compile(
+    rf"(?:\(주\)|주식회사)[ \t]?{_HANGUL_NAME}|{_HANGUL_NAME}[ \t]?(?:\(주\)|주식회사)(?![가-힣])"
+    rf"|株式会社{_KANJI_NAME}|{_KANJI_NAME}(?:株式会社|有限公司|有限责任公司|股份有限公司)"
+)
 # PascalCase with an inner capital ("BrightDesk", "PayLoop"); camelCase is code.
 # "Globex LLC", "Brightwave Ltd", "Acme Holdings GmbH": capitalised words + a legal form.
 _LEGAL_NAME = re.compile(
@@ -149,6 +157,8 @@ class OrganisationDetector:
         if len(_CODE.findall(text)) < 3:  # in code, PascalCase words are class names
             for m in _CAMEL.finditer(text):
                 spans.append(Span(m.start(), m.end(), Label.ORG, m.group(), 0.5, self.name))
+        if "(주)" in text or "주식회사" in text or "株式会社" in text or "有限公司" in text:
+            spans += _cjk_legal_names(text, self.name)
         spans += _trade_names(text, self.name, known)
         spans += _appositions(text, self.name) + _defined_acronyms(text, self.name)
         # An all-caps text is shouting, not naming.
@@ -158,6 +168,21 @@ class OrganisationDetector:
                 if word.casefold() not in NOT_ENTITIES and word not in _TECH_ACRONYMS and not is_known_place(word):
                     spans.append(Span(m.start(), m.end(), Label.ORG, word, 0.45, self.name))
         return spans
+
+
+def _cjk_legal_names(text: str, detector: str) -> list[Span]:
+    """The name beside a CJK legal form; a bracketed "(주)" stays out of the span (brackets
+    read as code), the written-out forms stay in."""
+    spans = []
+    for m in _CJK_LEGAL_NAME.finditer(text):
+        start, end = m.start(), m.end()
+        if text.startswith("(주)", start):
+            start = len(text[start:end]) - len(text[start + 3 : end].lstrip()) + start
+        elif text[start:end].endswith("(주)"):
+            end = start + len(text[start : end - 3].rstrip())
+        if end > start:
+            spans.append(Span(start, end, Label.ORG, text[start:end], 0.85, detector))
+    return spans
 
 
 def _trade_names(text: str, detector: str, known: re.Pattern[str] | None) -> list[Span]:

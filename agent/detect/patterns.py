@@ -105,7 +105,7 @@ class UrlDetector(RegexDetector):
     label = Label.URL
     score = 0.9
     pattern = re.compile(
-        r"(?i)\b(?:https?://|ftp://|www\.)[^\s<>\"'`]+",
+        r"(?i)\b(?:(?:https?|wss?|ftps?|sftp)://|www\.)[^\s<>\"'`]+",
     )
 
     _opening: ClassVar[dict[str, str]] = {")": "(", "]": "[", "}": "{"}
