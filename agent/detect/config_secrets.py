@@ -61,8 +61,21 @@ _PLACEHOLDER = re.compile(
          placeholder|xxx\w*|todo|tbd|n/?a|empty|required|optional|string|str|text|env|\d{1,2})$""",
     re.IGNORECASE | re.VERBOSE,
 )
-# key=value in a query string or form body: after "?", "&", a quote or a space.
-_QUERY_PAIR = re.compile(r"""(?<=[?&"'\s])(?P<k>[A-Za-z_][A-Za-z0-9_.\-]{0,40})=(?P<v>[^\s&"'#<>()\[\]{},;]{3,300})""")
+# key=value in a query string or form body: the key after "?", "&", a quote or a space.
+# Found from each "=" (few in a text) rather than tried at every word.
+_PAIR_KEY = re.compile(r"""(?<=[?&"'\s])[A-Za-z_][A-Za-z0-9_.\-]{0,40}$""")
+_PAIR_VALUE = re.compile(r"""[^\s&"'#<>()\[\]{},;=]{3,300}""")
+
+
+def _query_pairs(text: str):
+    """(key, value start, value) of each key=value pair."""
+    eq = text.find("=")
+    while eq != -1:
+        key = _PAIR_KEY.search(text, max(0, eq - 41), eq)
+        value = _PAIR_VALUE.match(text, eq + 1) if key else None
+        if key and value:
+            yield key.group(), eq + 1, value.group()
+        eq = text.find("=", eq + 1)
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
@@ -131,12 +144,11 @@ _GRANT_KEY_WORDS = frozenset({"client", "code", "oauth", "nonce", "verifier", "c
 
 
 def _opaque_grant(key: str, value: str) -> bool:
-    if not _GRANT_KEY_WORDS.intersection(key_words(key)):
-        return False
     value = value.strip()
+    if len(value) < 16 or not _GRANT_KEY_WORDS.intersection(key_words(key)):
+        return False  # (the length first: most values are short, and it is cheaper)
     return (
-        len(value) >= 16
-        and re.fullmatch(r"[\w.~+/=\-]+", value) is not None
+        re.fullmatch(r"[\w.~+/=\-]+", value) is not None
         and sum(c.isdigit() for c in value) >= 4
         and sum(c.isalpha() for c in value) >= 4
         and not re.fullmatch(r"[a-z_]+(?:[.\-][a-z_]+)*\d*", value)  # a dotted name, a word with a version
@@ -178,14 +190,12 @@ class ConfigSecretDetector:
             # Pairs inside a quoted form body or a URL ("-d 'code=...'", "?client_id=...&"),
             # which the assignment scan above reads as one quoted value.
             taken = {s.start for s in spans}
-            for match in _QUERY_PAIR.finditer(text):
-                key, value = match.group("k"), match.group("v")
-                if match.start("v") in taken or self._not_a_secret(value) or _code_reference(value, "=", False):
+            for key, start, value in _query_pairs(text):
+                if start in taken or self._not_a_secret(value) or _code_reference(value, "=", False):
                     continue
-                if is_code_value(value, text, match.end("v"), False, key):
+                if is_code_value(value, text, start + len(value), False, key):
                     continue  # verify(secret=secret): a keyword argument in code
                 if is_secret_key(key) or _opaque_grant(key, value):
-                    start = match.start("v")
                     spans.append(Span(start, start + len(value), Label.SECRET, value, 0.95, f"{self.name}:config"))
         for pattern in (_HEADER, _URL_CREDENTIALS):
             for match in pattern.finditer(text):
