@@ -100,3 +100,35 @@ def test_a_capitalised_word_the_text_also_writes_in_lower_case_is_no_entity(engi
 def test_a_one_word_organisation_that_is_her_or_his_is_a_person(engine):
     found = {s.text: s.label.value for s in engine.detect("Okumba had given Okumba her phone number.")}
     assert found.get("Okumba") == "PERSON"
+
+
+def test_a_first_name_read_as_a_verb_after_you_and(engine):
+    assert "Mark" in _persons(engine, "I will take you and Mark out for a walk later.")
+
+
+def test_someone_addressed_before_a_request(engine):
+    assert "Algot" in _persons(engine, "Algot, could you send me the invoice again?")
+
+
+def test_a_name_after_a_sign_off_on_the_same_line(engine):
+    assert "Zoreh" in _persons(engine, "The room is booked for ten. Kind regards, Zoreh")
+
+
+@pytest.mark.parametrize("text", ["Sure, can you send it?", "Honestly, do you think so?", "Kind regards, Team Alpha"])
+def test_an_ordinary_word_before_a_request_is_no_name(text):
+    assert not PersonNameDetector(None)._by_address(text)
+
+
+def test_a_lower_case_partner_of_a_found_name(engine):
+    assert "ysolde" in _persons(engine, "On Friday we had dinner with ysolde and Kevin at the harbour.")
+
+
+def test_a_latin_name_against_chinese_or_korean_letters():
+    detector = PersonNameDetector(None)
+    assert {s.text for s in detector._by_script_border("请把报告转发给Ingrid，谢谢")} == {"Ingrid"}
+    assert {s.text for s in detector._by_script_border("내일 Ingrid Solberg는 회의에 옵니다")} == {"Ingrid Solberg"}
+
+
+def test_a_product_with_a_version_next_to_korean_letters_is_no_name():
+    text = "Gemma 2 모델이 나왔습니다. Gemma는 가볍고 빠릅니다."
+    assert not PersonNameDetector(None)._by_script_border(text)

@@ -126,7 +126,7 @@ class SpacyNerDetector:
                 continue  # "Leeds LS6 2QT": people's names have no digits
             if label is Label.PERSON:
                 first = ent[0]
-                if len(ent) == 1 and first.pos_ in ("VERB", "AUX", "ADV", "ADJ", "PRON"):
+                if len(ent) == 1 and first.pos_ in ("VERB", "AUX", "ADV", "ADJ", "PRON") and not _name_in_a_pair(ent, names):
                     continue  # "Mark my words", "Bill me later"
                 tokens = value.split()
                 if any(names.is_first_name(t) or names.is_last_name(t) for t in tokens):
@@ -169,6 +169,17 @@ def _word_not_name(token, value: str, names, text: str, lower_words: _LowerWords
     if names.is_first_name(value) or names.is_last_name(value) or is_listed_company(value):
         return False
     return token.pos_ != "PROPN" or value.casefold() in lower_words
+
+
+def _name_in_a_pair(ent, names) -> bool:
+    """A first name the tagger read as a verb, joined to a pronoun or another name by
+    "and"/"or" inside a sentence ("drove you and Ivo home"): a person. At the start of a
+    sentence the verb reading wins ("Mark my words")."""
+    doc, i = ent.doc, ent.start
+    if i < 2 or doc[i - 1].lower_ not in ("and", "or") or not names.is_first_name(ent.text):
+        return False
+    before = doc[i - 2]
+    return before.pos_ in ("PRON", "PROPN") and before.lower_ not in ("it", "this", "that", "what", "which")
 
 
 def _acts_as_person(ent) -> bool:

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
@@ -75,7 +76,7 @@ _CAPITALS_PAIR = re.compile(r"(?<![\w\-])(?=(?P<first>[A-Z]{3,})[ \t]+(?P<last>[
 # nouns, so there the word must also be rare in English and be followed by what follows a
 # name (punctuation, "and", an apposition "a ..."), not by more of a sentence.
 _INTRO = re.compile(
-    r"\b(?P<cue>[Mm]y name is|[Mm]y name'?s|[Ii] am called|[Ii]'?m called|[Cc]all me|[Ii] am|[Ii]'?m|[Yy]ou are|[Uu] are)"
+    r"(?<![\w'’])(?=[MmIiCcYyUu])(?P<cue>[Mm]y name is|[Mm]y name'?s|[Ii] am called|[Ii]'?m called|[Cc]all me|[Ii] am|[Ii]'?m|[Yy]ou are|[Uu] are)"
     r"[ \t]+(?P<v>[A-Za-zà-öø-ÿ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ])(?![\w'’\-])"
 )
 _AFTER_INTRODUCED = re.compile(r"[ \t]*(?:$|[,.;:!?)]|\n|(?:and|a|an)\b)")
@@ -87,6 +88,22 @@ _PEOPLE_LIST_CUE = re.compile(
     r"participants|panelists|panellists|witnesses|founded by|written by|starring)"
     r"(?:[ \t]+(?:are|were|include|included|includes))?[ \t]*:?[ \t]*$"
 )
+# Someone addressed at the start of a sentence before a request ("Ilse, could you send it?")
+# or named after a sign-off on the same line ("Kind regards, Ilse"): one capitalised word.
+# (Found from the rare request tail, a literal comma first, then the word before it.)
+_VOCATIVE_TAIL = re.compile(r",[ \t]+(?:can|could|would|will|do|did|have|are)[ \t]+(?:I|you|we)\b")
+_VOCATIVE_WORD = re.compile(r"(?:^|[.!?\n])[ \t]*(?P<v>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})$")
+_SIGN_OFF_SAME_LINE = re.compile(
+    r"\b(?:[Bb]est|[Kk]ind|[Ww]arm|[Ww]armest)[ \t]+[Rr]egards,[ \t]*(?P<v>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})\b"
+)
+# Letters of scripts other than Latin, and CJK punctuation: in Chinese, Japanese or Korean
+# text a Latin name touches them with no space ("转发给Ingrid，", "Solberg는"), and NER, which reads
+# the run as one token, misses it.
+_NON_LATIN = "\u0370-\u03ff\u0400-\u04ff\u0590-\u06ff\u0900-\u0dff\u0e00-\u0eff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
+_LATIN_RUN_IN_OTHER_SCRIPT = re.compile(
+    rf"(?:(?<=[{_NON_LATIN}])|(?<![\w'’\-]))(?P<v>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+(?:[ \t]+[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+){{0,2}})(?![A-Za-zÀ-ÖØ-öø-ÿ0-9_'’\-])"
+)
+_HAS_NON_LATIN = re.compile(rf"[{_NON_LATIN}]")
 _STOP = re.compile(r"(?i)and|or|but|the|a|an|of|to|in|on|at|for|from|with|by|is|was|will|has|had|can|said|says")
 
 
@@ -99,11 +116,13 @@ class PersonNameDetector:
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans = self._by_cue(text) + self._by_line(text) + self._by_speaker(text) + self._by_initial(text)
-        spans += self._by_surname(text) + self._by_capitals(text) + self._by_introduction(text)
+        spans += self._by_surname(text) + self._by_capitals(text) + self._by_introduction(text) + self._by_address(text)
+        spans += self._by_script_border(text)
         if self.pipeline is not None:
             try:
                 analysis = context.analysis or LazyAnalysis(self.pipeline, text)
                 spans.extend(self._by_lexicon(text, analysis.doc))
+                spans.extend(self._by_partner(text, analysis.doc))
             except RuntimeError:
                 pass  # no spaCy model: the cue rules still work
         spans.extend(self._by_list(text, spans))
@@ -147,11 +166,59 @@ class PersonNameDetector:
                 spans.append(Span(start, end, Label.PERSON, text[start:end], 0.8, self.name))
         return spans
 
+    def _by_address(self, text: str) -> list[Span]:
+        """One word the writer addresses or signs with: not an ordinary word or a place."""
+        names = lexicon()
+        spans = []
+        found = []
+        for tail in _VOCATIVE_TAIL.finditer(text):
+            head = max(0, tail.start() - 40)
+            m = _VOCATIVE_WORD.search(text, head, tail.start())
+            if m:
+                found.append((m.start("v"), m.group("v")))
+        if "egards," in text:
+            found += [(m.start("v"), m.group("v")) for m in _SIGN_OFF_SAME_LINE.finditer(text)]
+        for start, word in found:
+            if word in NOT_NAMES or is_known_place(word):
+                continue
+            if is_common_word(word) and not self._likely_first_name(word):
+                continue  # "Sure, can you", "Regards, Team"
+            if not (names.is_first_name(word) or names.is_last_name(word)) and _looks_like_word(word):
+                continue
+            spans.append(Span(start, start + len(word), Label.PERSON, word, 0.65, self.name))
+        return spans
+
+    def _by_script_border(self, text: str) -> list[Span]:
+        """A Latin-script name written against another script's letters ("转发给Ingrid，",
+        "Ingrid Solberg는"): a first name the lists know, alone or with the words after it;
+        not a word, a place, or a product the text gives a version number."""
+        if not _HAS_NON_LATIN.search(text):
+            return []
+        names = lexicon()
+        spans = []
+        # A word the text anywhere writes with a version ("Gemma 2", "Falcon 7.1") is a product.
+        versioned = {v.group(1) for v in re.finditer(r"\b([A-Z][a-z]+)[ \t]*\d+(?:\.\d+)*(?!\d)", text)}
+        for m in _LATIN_RUN_IN_OTHER_SCRIPT.finditer(text):
+            start, end = m.start("v"), m.end("v")
+            before, after = text[start - 1 : start], text[end : end + 1]
+            if not (_HAS_NON_LATIN.match(before) or _HAS_NON_LATIN.match(after)):
+                continue
+            words = m.group("v").split()
+            first = words[0]
+            if first in versioned:
+                continue
+            if first in NOT_NAMES or first in CALENDAR_WORDS or is_known_place(m.group("v")) or is_known_place(first):
+                continue
+            if not (self._likely_first_name(first) or (names.is_first_name(first) and not is_common_word(first))):
+                continue
+            if any(is_common_word(w) and not names.is_last_name(w) for w in words[1:]):
+                continue
+            spans.append(Span(start, end, Label.PERSON, m.group("v"), 0.65, self.name))
+        return spans
+
     def _by_introduction(self, text: str) -> list[Span]:
         """A name given in a self-introduction or a role-play set-up, lower case included,
         and then every other mention of it in the text ("i am ines ... Ines wants ...")."""
-        if not _INTRO.search(text):
-            return []
         names = lexicon()
         found: set[str] = set()
         for m in _INTRO.finditer(text):
@@ -395,6 +462,26 @@ class PersonNameDetector:
                 i += 1
         return spans
 
+    def _by_partner(self, text: str, doc) -> list[Span]:
+        """A lower-case word joined by "and"/"or" to a name NER found, that is no English
+        word nor a slip of one ("an evening with maren and Jonas"): the other person."""
+        spans = []
+        n = len(doc)
+        for ent in doc.ents:
+            if ent.label_ != "PERSON":
+                continue
+            for i, j in ((ent.start - 2, ent.start - 1), (ent.end + 1, ent.end)):
+                if not (0 <= i < n and 0 <= j < n) or doc[j].lower_ not in ("and", "or"):
+                    continue
+                token = doc[i]
+                word = token.text
+                if not (word.isalpha() and word.islower() and len(word) >= 3) or token.is_stop:
+                    continue
+                if token.pos_ not in ("PROPN", "NOUN") or is_known_place(word) or _looks_like_word(word):
+                    continue
+                spans.append(Span(token.idx, token.idx + len(word), Label.PERSON, word, 0.6, self.name))
+        return spans
+
     def _by_list(self, text: str, found: list[Span]) -> list[Span]:
         """Items of an enumeration where half the other items are names are names too
         ("Frodo and Sam", "greta, lukas, tomas and ines")."""
@@ -439,12 +526,15 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
+@lru_cache(maxsize=4096)
 def _looks_like_word(word: str) -> bool:
     """An English word, or a misspelling of one ("intrested": a frequent word is one typing
     slip away, a letter left out, swapped or mistyped): not a name. Rare words with no
     frequent neighbour ("utkarsh") pass."""
     if is_common_word(word) or word_frequency(word) > 0:
         return True
+    if len(word) > 14:
+        return False  # a slip of a frequent word is short; long rare words are names or codes
     return any(word_frequency(c) >= _TYPO_NEIGHBOUR for c in _slips_of(word.casefold()))
 
 
