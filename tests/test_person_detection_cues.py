@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from agent.config import default_settings
+from agent.detect.code_zones import is_code_text
 from agent.detect.person_names import PersonNameDetector
 from agent.entities import Label, Span
 from agent.engine.core import Engine
@@ -132,3 +133,10 @@ def test_a_latin_name_against_chinese_or_korean_letters():
 def test_a_product_with_a_version_next_to_korean_letters_is_no_name():
     text = "Gemma 2 모델이 나왔습니다. Gemma는 가볍고 빠릅니다."
     assert not PersonNameDetector(None)._by_script_border(text)
+
+
+def test_a_sentence_opening_with_let_is_not_a_code_line(engine):
+    # "let" declares a variable only in a declaration's shape; "let us ..." is English.
+    found = _persons(engine, "let us play a game where you are kofiwe and i am tamsyn, two pilots.")
+    assert {"kofiwe", "tamsyn"} <= found
+    assert is_code_text("let a = 1;\nlet mut b = 2;\nconst { c } = obj;")

@@ -35,9 +35,12 @@ _AFTER_CODE = re.compile(r"^(?:::|->|\(|\[|\.\w|=(?!=)|:\w|:\d|<\w|_)")
 # A line that is code: keywords that start statements, or the punctuation of code.
 _CODE_LINE = re.compile(
     r"""^\s*(?:def|class|import|from\s+\S+\s+import|return|raise|yield|async|await|elif|except|finally|lambda|
-            const|let|var|function|export|public|private|protected|static|void|int|char|struct|enum|interface|
+            function|export|public|private|protected|static|void|int|char|struct|enum|interface|
             package|namespace|using|\#include|\#define|SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WHERE|JOIN|
             at\s+[\w.$]+\(|File\s+".*",\s+line\s+\d+|Traceback)\b|^\s*@[\w.]+(?:\(.*\))?\s*$"""
+    # "let"/"const"/"var" only in a declaration's shape ("let x =", "const {a} =", "let mut n;"):
+    # as English words they open ordinary sentences ("let us plan the trip").
+    r"""|^\s*(?:const|let|var)\s+(?:mut\s+)?(?:[\w$]+\s*(?:[=:;,]|$)|[\[{])"""
     r"""|^\s*[\w.\[\]'"]+\s*(?:=|\+=|-=|:=)\s*\S|[;{]\s*$|^\s*[}\])]|^\s*[\w.]+\(.*\)\s*[;:]?\s*$""",
     re.VERBOSE,
 )
