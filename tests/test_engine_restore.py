@@ -323,3 +323,11 @@ def test_stream_holds_back_little(privacy_engine, conversation):
     second = restorer.feed("ma Clarke, hi").text
     assert second.endswith(("Sarah Mitchell, hi", "Sarah Mitchell,"))
     assert first + second + restorer.finish().text == "Dear Sarah Mitchell, hi"
+
+
+def test_an_upper_cased_extension_letter_comes_back_upper_cased(privacy_engine):
+    # The letter of a phone extension is the number's only letter: "x" said as "X" must
+    # come back as the real number's "X", whatever character its word starts with.
+    conversation = mapped_conversation([("+1-202-555-0199x731", "+1-303-555-0142x264", Label.PHONE)])
+    result = restore(privacy_engine, "Call +1-303-555-0142X264 after five.", conversation)
+    assert result.text == "Call +1-202-555-0199X731 after five."

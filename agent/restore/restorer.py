@@ -59,7 +59,16 @@ def _case_like(found: str, stand_in: str, real: str) -> str:
         return real.upper()
     if said == "lower":
         return real.lower()
-    return " ".join(w[:1].upper() + w[1:].lower() for w in real.split(" "))
+    return " ".join(_title_word(w) for w in real.split(" "))
+
+
+def _title_word(word: str) -> str:
+    """The word's first *letter* upper-cased: a phone extension "555-0100x42" said as
+    "...X42" comes back with its "X", not unchanged because the word starts with a digit."""
+    first = next((i for i, c in enumerate(word) if c.isalpha()), None)
+    if first is None:
+        return word
+    return word[:first] + word[first].upper() + word[first + 1:].lower()
 
 
 def _bounded(surface: str, pattern: str) -> str:
