@@ -17,6 +17,7 @@ import phonenumbers
 
 from agent.entities import Action, Label, RestoredSpan, RestoreResult
 from agent.knowledge.names import lexicon
+from agent.knowledge.scripts import CJK, HANGUL, HIRAGANA, KATAKANA, cjk_script
 from agent.knowledge.person_words import parse_name
 from agent.knowledge.words import is_common_word
 from agent.restore.alternation import Alternation
@@ -71,14 +72,44 @@ def _title_word(word: str) -> str:
     return word[:first] + word[first].upper() + word[first + 1:].lower()
 
 
+# A word character of no CJK script: a Latin stand-in glued to a Korean particle or a
+# Japanese honorific ("<name>은", "<name>さん", "<name>先生") ends where the script changes.
+_NOT_CJK_WORD = f"[^\\W{CJK}]"
+# What may not touch a stand-in that starts or ends with a letter of these scripts: Korean
+# glues particles to the end of a name (anything may follow it), Chinese and Japanese
+# write no spaces (a name in Han characters may touch anything); a Katakana or Hiragana
+# run continues with letters of its own kind.
+_SAME_SCRIPT_BEFORE = {"HANGUL": f"(?<![{HANGUL}@])", "KATAKANA": f"(?<![{KATAKANA}@])",
+                       "HIRAGANA": f"(?<![{HIRAGANA}@])", "HAN": "(?<!@)"}
+_SAME_SCRIPT_AFTER = {"HANGUL": "(?!@)", "KATAKANA": f"(?![{KATAKANA}@])",
+                      "HIRAGANA": f"(?![{HIRAGANA}@])", "HAN": "(?!@)"}
+
+
+def _before(first: str) -> str:
+    """The look-behind a stand-in starting with `first` needs to start a word."""
+    if first.isalpha():
+        script = cjk_script(first)
+        return _SAME_SCRIPT_BEFORE[script] if script else f"(?<!{_NOT_CJK_WORD})(?<!@)"
+    return r"(?<![\d+(])" if first.isdigit() else ""
+
+
+def _after(last: str) -> str:
+    """The look-ahead a stand-in ending with `last` needs to end a word."""
+    if last.isalpha():
+        script = cjk_script(last)
+        return _SAME_SCRIPT_AFTER[script] if script else f"(?!{_NOT_CJK_WORD})(?!@)"
+    return r"(?!\d)" if last.isdigit() else ""
+
+
 def _bounded(surface: str, pattern: str) -> str:
     """A stand-in must stand alone: a name not inside a longer word ("Emma" in
     "Emmanuel"), a number not inside a longer number ("2001-06-23" may be followed by
-    "T00:00", as it was in the text sent)."""
-    first, last = surface[:1], surface[-1:]
-    before = r"(?<![\w@])" if first.isalpha() else (r"(?<![\d+(])" if first.isdigit() else "")
-    after = r"(?![\w@])" if last.isalpha() else (r"(?!\d)" if last.isdigit() else "")
-    return f"(?:{before}{pattern}{after})"
+    "T00:00", as it was in the text sent). A change of script is a word's end too.
+    Where a stand-in starts with a letter, the screen in front of every alternative (see
+    CompiledRestorer._screen) has checked the word start already, with the same _before."""
+    first = surface[:1]
+    before = "" if first.isalpha() else _before(first)
+    return f"(?:{before}{pattern}{_after(surface[-1:])})"
 
 
 def _digits(text: str) -> str:
@@ -201,9 +232,13 @@ class CompiledRestorer:
         firsts = {key[:1] for key in self.literal} | set("+(")
         firsts |= {t.stand_in[:1] for targets in self.literal.values() for t in targets}
         firsts |= {d[:1] for d in self.by_digits} | {a[:1] for a in self.by_alnum}
-        letters = "".join(re.escape(c) for c in sorted(firsts) if c.isalpha())
+        by_before: dict[str, list[str]] = {}  # letters grouped by the word start they need
+        for c in sorted(firsts):
+            if c.isalpha():
+                by_before.setdefault(_before(c), []).append(re.escape(c))
         others = "".join(re.escape(c) for c in sorted(firsts) if c and not c.isalpha())
-        screens = [f"(?<![\\w@])(?=[{letters}])"] if letters else []
+        # The one-character look-ahead first: it turns most positions away at once.
+        screens = [f"(?=[{''.join(letters)}]){before}" for before, letters in by_before.items()]
         screens += [f"(?=[{others}])"] if others else []
         return f"(?:{'|'.join(screens)})"
 
