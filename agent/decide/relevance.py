@@ -242,6 +242,23 @@ _OUR_SITE_AFTER = re.compile(
     r"(?i)^\s+(?:office|branch|hq|headquarters|campus|store|shop|site|plant|warehouse|factory|team|clinic|location)\b"
 )
 _FROM_PLACE = re.compile(r"(?i)\b(?:i|we)\s*(?:'m|am|are|was|were)\b[^.!?\n]{0,30}\bfrom\s+(?:the\s+)?$")
+# "the <author> novel", "Ana Ruiz argued in her book": the person who made the work,
+# not one of its characters.
+_MAKER_AFTER = re.compile(
+    rf"^(?:'s|’s)?\s+(?:(?:new|latest|first|last|debut|famous|classic|best-?selling)\s+)?(?:{_WORK_KINDS})\b|"
+    r"^(?:\s+(?:and|&)\s+[A-Z][\w'’\-]+(?:\s+[A-Z][\w'’\-]+){0,2})?\s+(?:argue[sd]?|wr(?:ote|ites)|claim(?:s|ed)|"
+    r"state[sd]|note[sd]|contend(?:s|ed)|propose[sd]|publish(?:es|ed)|suggest(?:s|ed)|report(?:s|ed)|found)\b"
+)
+_MAKER_ROLE_BEFORE = re.compile(
+    r"(?i)\b(?:author|writer|novelist|poet|playwright|screenwriter|director|composer|creator|illustrator|"
+    r"journalist|researchers?|scholars?)\s+$"
+)
+
+
+def made_the_work(text: str, span: Span) -> bool:
+    return bool(_MAKER_AFTER.match(text[span.end : span.end + 80]) or _MAKER_ROLE_BEFORE.search(text[max(0, span.start - 30) : span.start]))
+
+
 # What a prompt asks of a place it is about: a trip, things to see, its facts.
 PLACE_TOPIC = re.compile(
     r"(?i)\b(?:trips?|travel\w*|visit\w*|tour\w*|itinerar\w+|vacation|holiday|sightseeing|places|"
@@ -318,10 +335,11 @@ class RelevanceRules:
         label = span.label
         if label is Label.PERSON and (_SELF_NAME.search(before) or _RELATION_BEFORE.search(before)):
             return Verdict(False, 0.9, "a private person")
-        if label is not Label.DATE and (self._character(span, whole) or _CHARACTER_APPOSITION.match(after)):
+        maker = label is Label.PERSON and made_the_work(whole, span)
+        if label is not Label.DATE and not maker and (self._character(span, whole) or _CHARACTER_APPOSITION.match(after)):
             # Whatever NER called it: a character of a work the prompt names.
             return Verdict(True, 0.75, "character in a known work")
-        if label is Label.PERSON and names_a_work(_near(whole, span)) and not _STORY_ABOUT_PEOPLE.search(whole):
+        if label is Label.PERSON and not maker and names_a_work(_near(whole, span)) and not _STORY_ABOUT_PEOPLE.search(whole):
             # "an episode of <Title> where A meets B": the prompt's people are the work's.
             return Verdict(True, 0.8, "character in a known work")
         if label in (Label.LOCATION, Label.ORG, Label.MISC) and is_public(span.text, Label.PERSON) and not is_public(span.text, label):
