@@ -16,12 +16,18 @@ from hypothesis import strategies as st
 from agent.detect.base import DetectionContext
 from agent.detect.memory import ConversationMemoryDetector, MentionFinder
 from agent.entities import Action, Label
+from agent.knowledge.scripts import CJK
 from agent.session.conversation import Conversation, MapEntry, fold
 
 # Letters whose case folding differs from what a case-insensitive expression compares
 # ('ß' folds to 'ss', 'ı'/'i', 'ſ'/'s', Kelvin 'K', 'µ'/'μ', 'ι' and its combining form),
 # word characters, separators and whitespace of several kinds.
 ALPHABET = "abAB sS ßẞ ıiIİ ſ Kk µμΜ ιΙͅι ǅǆǄ 09_ .@-'+() \t\n\xa0\u2003"
+# ...and letters of Korean, Japanese and Chinese, where a Latin word glued to them ends.
+CJK_ALPHABET = ALPHABET + "은는さん先生"
+_X, _C = f"[^\\W{CJK}]", f"[{CJK}]"
+_WORD_START = f"(?:(?<!\\w)|(?<={_C})(?={_X})|(?<={_X})(?={_C}))"
+_WORD_END = f"(?:(?!\\w)|(?<={_C})(?={_X})|(?<={_X})(?={_C}))"
 
 
 def reference(entries: list[MapEntry], text: str) -> list[tuple[int, int, str]]:
@@ -31,7 +37,7 @@ def reference(entries: list[MapEntry], text: str) -> list[tuple[int, int, str]]:
     if not surfaces:
         return []
     flexible = [r"\s+".join(re.escape(part) for part in s.split(" ")) for s in surfaces]
-    regex = re.compile(rf"(?<!\w)(?:{'|'.join(flexible)})(?!\w)", re.IGNORECASE)
+    regex = re.compile(rf"{_WORD_START}(?:{'|'.join(flexible)}){_WORD_END}", re.IGNORECASE)
     out = []
     for match in regex.finditer(text):
         needle = finder.needles.get(fold(match.group()))
@@ -52,11 +58,11 @@ def entries_from(values: list[str]) -> list[MapEntry]:
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_finds_what_one_expression_of_all_values_found(data):
-    text = data.draw(st.text(ALPHABET, max_size=60))
+    text = data.draw(st.text(data.draw(st.sampled_from([ALPHABET, CJK_ALPHABET])), max_size=60))
     # Values cut from the text (so that they occur, in other cases and spacing too) and
     # values of their own.
     cuts = data.draw(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 12)), max_size=6))
-    values = [text[a : a + n] for a, n in cuts] + data.draw(st.lists(st.text(ALPHABET, min_size=1, max_size=8), max_size=4))
+    values = [text[a : a + n] for a, n in cuts] + data.draw(st.lists(st.text(CJK_ALPHABET, min_size=1, max_size=8), max_size=4))
     values += [v.upper() for v in values[:2]] + [" ".join(v.split()) + " x" for v in values[:1]]
     entries = entries_from(values)
     assert found(entries, text) == reference(entries, text)

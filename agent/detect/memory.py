@@ -16,6 +16,7 @@ from agent.detect.base import DetectionContext
 from agent.detect.validators import digits_of
 from agent.entities import Action, Label, Span
 from agent.knowledge.not_names import CALENDAR_WORDS
+from agent.knowledge.scripts import CJK, cjk_script
 from agent.knowledge.person_words import TITLE_WORDS
 from agent.session.conversation import MapEntry, fold
 from agent.session.map_cache import MapCache
@@ -88,7 +89,7 @@ class MentionFinder:
         # Where the text may have a non-word character (a word ends there): 'ι' is
         # compared as the combining 'ͅ', which is none.
         self._prefixes.update(compared[:i] for i in range(1, len(key))
-                              if not _is_word(key[i]) or not _is_word(compared[i]))
+                              if not _is_word(key[i]) or not _is_word(compared[i]) or _script_change(key[i - 1], key[i]))
 
     def find(self, text: str) -> list[Span]:
         spans = []
@@ -160,8 +161,9 @@ def _prepared(text: str) -> tuple[str, Sequence[int], list[int], list[int]]:
         for run in _LONG_WHITESPACE.finditer(text):
             dropped[run.start() + 1 : run.end()] = b"\x01" * (run.end() - run.start() - 1)
         at = [i - d for i, d in enumerate(accumulate(dropped, initial=0))]
-    ends = [m.start() for m in _END.finditer(text)] + [len(text)]
-    starts = [m.start() for m in _START.finditer(text)]
+    cjk = _HAS_CJK.search(text) is not None
+    ends = [m.start() for m in (_CJK_END if cjk else _END).finditer(text)] + [len(text)]
+    starts = [m.start() for m in (_CJK_START if cjk else _START).finditer(text)]
     parts = (flat, at, ends, starts)
     _last_prepared[:] = [text, parts]
     return parts
@@ -199,6 +201,17 @@ _WHITESPACE = re.compile(r"\s+")
 _LONG_WHITESPACE = re.compile(r"\s{2,}")
 _END = re.compile(r"[^\w\s]|\s(?<!\s\s)")  # not whitespace after whitespace: inside a run
 _START = re.compile(r"(?<!\w)\S")
+# In a text with Chinese, Japanese or Korean letters, a Latin word glued to them ends (or
+# starts) where the script changes: "<name>은", "<name>さん", "给<name>".
+_HAS_CJK = re.compile(f"[{CJK}]")
+_LATIN_WORD = f"[^\\W{CJK}]"
+_CJK_END = re.compile(_END.pattern + f"|(?<={_LATIN_WORD})(?=[{CJK}])|(?<=[{CJK}])(?={_LATIN_WORD})")
+_CJK_START = re.compile(_START.pattern + f"|(?<=[{CJK}]){_LATIN_WORD}|(?<={_LATIN_WORD})[{CJK}]")
+
+
+def _script_change(before: str, after: str) -> bool:
+    """Whether a Latin word character and a CJK letter meet (in either order)."""
+    return _is_word(before) and _is_word(after) and (cjk_script(before) is None) != (cjk_script(after) is None)
 
 
 class ConversationMemoryDetector:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from agent.config import Settings
 from agent.detect.base import DetectionContext, Detector
+from agent.detect.cjk_names import trim_at_script_change
 from agent.detect.code_names import CodeNameDetector
 from agent.detect.code_zones import (
     CODE_NAMES,
@@ -273,7 +274,9 @@ def _normalized(span: Span) -> Span:
     """Trim what detectors drag along: surrounding quotes and brackets, a line break (a
     name does not run over lines), a possessive ("Mitchell's" is a mention of
     "Mitchell") and a title ("Uncle Victor" of "Victor"). The trimmed characters stay in
-    the text as written; the stand-in replaces the name only."""
+    the text as written; the stand-in replaces the name only. A Latin name runs into the
+    particle glued to it in CJK text ("<name>은"): it ends at the change of script."""
+    span = trim_at_script_change(span)
     if span.label in _NAMED:
         text = span.text
         if "\n" in text.strip() and span.label is not Label.MISC:
