@@ -40,6 +40,21 @@ book" no longer a character, a "Dear Mr. X" addressee not a character of a title
 elsewhere) with the settings chosen on the CV cost averaged over four fold assignments: fit
 CV 1.004 -> 0.950 (at 92662e7), but validation PUPA recall 0.643 -> 0.612 (paired -0.031,
 -0.057 to -0.009), utility and privacy unchanged: not shipped.
+Session 5 (2026-11-24) tested that bundle rule by rule, each alone with this file's
+selection and a retrained head, on the fit half's quick bench (paired over texts, 95%):
+the maker of a work not its character shipped (PUPA +0.011, +0.002 to +0.025; utility and
+privacy unchanged); a known place in a postal address swapped (PUPA -0.002, -0.006 to 0),
+a letter's addressee not a one-word character (-0.002, -0.006 to 0) and the sources of a
+pasted paper swapped (+0.010, -0.003 to +0.028) were left out. Also left out: the names of
+a text the prompt hands over to reword ("Rewrite this: ...", "proofread the following")
+swapped at 0.8: with the shipped head PUPA +0.013 (+0.002 to +0.029), but retrained the
+selection moved the threshold from 0.33 to 0.3 and PUPA fell by 0.005 (-0.025 to +0.015);
+at 0.75, left to the head, +0.010 (-0.002 to +0.026). The threshold the selection picks
+moves recall by as much as such a rule: a rule of this size needs a steadier selection
+first. Checked on the fit half: the people LOPSIDED needs kept and the head swaps (a
+religious figure, a film character, a self-help author) have wordfreq frequencies and
+first-name entries like the private first names of role-play prompts (both 2-5 on the
+Zipf scale): frequency does not tell them apart.
 """
 
 from __future__ import annotations
