@@ -7,6 +7,7 @@ import re
 
 from agent.detect.base import DetectionContext
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
+from agent.detect.person_names import kinship_letters
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.geonames import geo_index
@@ -56,6 +57,7 @@ class SpacyNerDetector:
         names = lexicon()
         spans = []
         lower_words = _LowerWords(text)
+        puzzle_letters = kinship_letters(text)
         for ent in doc.ents:
             label = LABEL_MAP.get(ent.label_)
             if label is None:
@@ -81,6 +83,8 @@ class SpacyNerDetector:
                 continue
             if value.casefold() in NOT_ENTITIES or (label is Label.ORG and is_generic_org(value)):
                 continue  # "the Union", "the Court": a kind of organisation, not one
+            if puzzle_letters and label is not Label.DATE and any(t in puzzle_letters for t in re.findall(r"\b[A-Z]\b", value)):
+                continue  # "M. S" across two sentences of a relation puzzle: the letters are people
             if ent.label_ == "FAC" and any(w.strip("'’s").casefold() in GENERIC_ORG_WORDS for w in value.split()[1:]):
                 label = Label.ORG  # "St. Luke's Hospital", "Lincoln Elementary School"
             if label is not Label.DATE and len(value.split()) > 1 and ENDS_WITH_LEGAL_FORM.search(value):
@@ -93,7 +97,7 @@ class SpacyNerDetector:
                 label = Label.PERSON  # "Chad is a deviant. He ..."
             elif label is Label.PERSON and " " not in value and is_known_place(value) and not _used_as_person(
                 ent, names, needs_pronoun=True
-            ) and (
+            ) and not _personal_subject(ent, names) and (
                 place_kind(value)[0] in ("country", "state", "continent", "region")
                 or len(names.info(value).first_in - {"en"}) < 2
             ):
@@ -217,6 +221,26 @@ _PLACE_WORDS_BEFORE = frozenset({"in", "across", "around", "throughout", "near",
 
 def _after_place_word(ent) -> bool:
     return ent.start > 0 and ent.doc[ent.start - 1].lower_ in _PLACE_WORDS_BEFORE
+
+
+# Things a person does and a country does not ("Chad booked a room", "Georgia texted me").
+_PERSONAL_VERBS = frozenset(
+    "booked hired emailed texted phoned smiled laughed cried ate slept walked married loves loved likes liked "
+    "wants wanted hates hated feels felt thinks forgot remembers remembered wrote writes bought sings sang "
+    "danced cooked studied graduated moved".split()
+)
+
+
+def _personal_subject(ent, names) -> bool:
+    """A one-word first name NER read as a person, that opens a clause and does what only a
+    person does: the person, even when a country has the same name."""
+    if len(ent) != 1 or not names.is_first_name(ent[0].text):
+        return False
+    doc = ent.doc
+    if ent.end >= len(doc) or doc[ent.end].lower_ not in _PERSONAL_VERBS:
+        return False
+    before = doc[ent.start - 1] if ent.start > 0 else None
+    return before is None or before.is_punct or before.is_space or before.lower_ in ("and", "but", "when", "while", "then", "so", "because")
 
 
 def _used_as_person(ent, names, *, needs_pronoun: bool) -> bool:

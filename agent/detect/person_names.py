@@ -104,6 +104,61 @@ _LATIN_RUN_IN_OTHER_SCRIPT = re.compile(
     rf"(?:(?<=[{_NON_LATIN}])|(?<![\w'’\-]))(?P<v>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+(?:[ \t]+[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+){{0,2}})(?![A-Za-zÀ-ÖØ-öø-ÿ0-9_'’\-])"
 )
 _HAS_NON_LATIN = re.compile(rf"[{_NON_LATIN}]")
+# Family-relation puzzles name people by single capital letters ("K is the aunt of R. How is
+# R related to V?"). A letter counts as a person once it stands next to a kinship word
+# ("<L> is the son of", "niece of <L>", "<L>'s uncle", "how is <L> related to <L>"); two such
+# letters make the text a puzzle, and then every lone mention of them is that person.
+_KINSHIP = (
+    r"(?:grand|great-grand|step-?|half-)?(?:father|mother|son|daughter|brother|sister|husband|wife|uncle|aunt|"
+    r"nephew|niece|cousin|parent|child|children|sibling|spouse|grandchild|grandson|granddaughter|"
+    r"father-in-law|mother-in-law|brother-in-law|sister-in-law|son-in-law|daughter-in-law)s?"
+)
+_LONE_CAPITAL = r"(?<![\w'’.\-])(?P<{0}>[A-HJ-Z])(?![\w\-]|\.\w)"
+_KIN_LETTER = re.compile(
+    _LONE_CAPITAL.format("a") + r"(?:['’]s)?[ \t]+(?:(?:is|was|are|were)[ \t]+)?(?:(?:the|a|an|only|elder|younger|"
+    r"eldest|youngest|maternal|paternal)[ \t]+)*" + _KINSHIP + r"\b(?:[ \t]+(?:of|to)[ \t]+" + _LONE_CAPITAL.format("e") + ")?"
+    r"|\b" + _KINSHIP + r"[ \t]+(?:of|to)[ \t]+" + _LONE_CAPITAL.format("b")
+    + r"|\b[Hh]ow[ \t]+is[ \t]+" + _LONE_CAPITAL.format("c") + r"[ \t]+related[ \t]+to[ \t]+" + _LONE_CAPITAL.format("d")
+)
+_KIN_CUE = re.compile(r"(?i)father|mother|brother|sister|son\b|daughter|husband|wife|uncle|aunt|niece|nephew|related")
+_LONE_CAPITAL_RE = re.compile(_LONE_CAPITAL.format("v"))
+_ARTICLE_USE = re.compile(r"[ \t]+(?!(?:is|was|and|or|has|had|related|married)\b)[a-z]")
+
+
+@lru_cache(maxsize=8)
+def kinship_letters(text: str) -> frozenset[str]:
+    """The single capital letters that stand for people in a family-relation puzzle: two
+    or more letters next to kinship words, else none."""
+    if not _KIN_CUE.search(text):
+        return frozenset()
+    letters: set[str] = set()
+    for m in _KIN_LETTER.finditer(text):
+        letters.update(v for v in m.groups() if v)
+    return frozenset(letters) if len(letters) >= 2 else frozenset()
+# Rosters and sign-up sheets write the surname in capitals next to the given name
+# ("NOVAK Ilse", "Ilse NOVAK"). The capitals word has 3+ letters; the given name is one word.
+_CAPS_SURNAME = r"[A-ZÀ-ÖØ-Þ]{2,}[A-ZÀ-ÖØ-Þ'’](?:-[A-ZÀ-ÖØ-Þ]{2,})?"
+_GIVEN = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?"
+_ROSTER_PAIR = re.compile(
+    rf"(?<![\w'’\-])(?:(?P<caps1>{_CAPS_SURNAME})[ \t]+(?P<given1>{_GIVEN})|(?P<given2>{_GIVEN})[ \t]+(?P<caps2>{_CAPS_SURNAME}))(?![\w'’\-])"
+)
+_HAS_CAPS_RUN = re.compile(r"[A-Z]{3}")
+# Two lower-case words joined by "and"/"&" ("a story about tomas and brad").
+_LOWER_PAIR = re.compile(r"(?<![\w'’\-])(?P<a>[a-zà-öø-ÿ]{3,})[ \t]+(?:and|&)[ \t]+(?P<b>[a-zà-öø-ÿ]{3,})(?![\w'’\-])")
+# A person's name as the value of a data field: JSON ("name": "ines okafor") or YAML
+# (author: Ines Okafor). The generic "name" names products and files too; the others
+# name people.
+_PERSON_KEYS = (
+    r"full[_ ]?name|fullName|first[_ ]?name|firstName|last[_ ]?name|lastName|given[_ ]?name|givenName|"
+    r"family[_ ]?name|familyName|surname|author|person|student|employee|customer|patient|contact[_ ]?name|"
+    r"contactName|display[_ ]?name|displayName"
+)
+_NAME_FIELD = re.compile(
+    rf"(?:(?P<q>[\"'])(?P<key>name|{_PERSON_KEYS})(?P=q)[ \t]*:[ \t]*(?P<vq>[\"'])[ \t]*(?P<v>[^\"'\n]{{2,60}}?)[ \t]*(?P=vq)"
+    rf"|(?m:^[ \t]*(?:-[ \t]+)?(?P<ykey>name|{_PERSON_KEYS})[ \t]*:[ \t]*(?P<yv>[^\"'\n#:]{{2,60}}?)[ \t]*$))",
+    re.IGNORECASE,
+)
+_NAME_VALUE = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’\-]+(?:[ \t]+[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’\-]+){0,2}")
 _STOP = re.compile(r"(?i)and|or|but|the|a|an|of|to|in|on|at|for|from|with|by|is|was|will|has|had|can|said|says")
 
 
@@ -117,16 +172,119 @@ class PersonNameDetector:
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans = self._by_cue(text) + self._by_line(text) + self._by_speaker(text) + self._by_initial(text)
         spans += self._by_surname(text) + self._by_capitals(text) + self._by_introduction(text) + self._by_address(text)
-        spans += self._by_script_border(text)
+        spans += self._by_script_border(text) + self._by_kinship_letter(text) + self._by_roster(text)
+        spans += self._by_lower_pair(text)
         if self.pipeline is not None:
             try:
                 analysis = context.analysis or LazyAnalysis(self.pipeline, text)
                 spans.extend(self._by_lexicon(text, analysis.doc))
                 spans.extend(self._by_partner(text, analysis.doc))
+                spans.extend(self._by_name_field(text, analysis.doc, spans))
             except RuntimeError:
                 pass  # no spaCy model: the cue rules still work
         spans.extend(self._by_list(text, spans))
         return spans
+
+    @staticmethod
+    def _by_kinship_letter(text: str) -> list[Span]:
+        """People named by single letters in a family-relation puzzle (see _KIN_LETTER)."""
+        letters = kinship_letters(text)
+        if not letters:
+            return []
+        spans = []
+        for m in _LONE_CAPITAL_RE.finditer(text):
+            letter = m.group("v")
+            if letter not in letters:
+                continue
+            # "A" is also the article: as a person it is followed by what follows a name.
+            if letter == "A" and _ARTICLE_USE.match(text, m.end()):
+                continue
+            spans.append(Span(m.start(), m.end(), Label.PERSON, letter, 0.9, "person_names"))
+        return spans
+
+    def _by_roster(self, text: str) -> list[Span]:
+        """"NOVAK Ilse, DUARTE Tomas, OKAFOR Ada": surname-in-capitals pairs. One pair is a
+        name when the lists know both halves; two or more, most of whose given names the
+        lists know, make a roster, and then each pair is a name."""
+        if not _HAS_CAPS_RUN.search(text):
+            return []
+        names = lexicon()
+        pairs = []
+        for m in _ROSTER_PAIR.finditer(text):
+            caps, given = (m.group("caps1"), m.group("given1")) if m.group("caps1") else (m.group("caps2"), m.group("given2"))
+            surname = caps.title()
+            if given in NOT_NAMES or given in CALENDAR_WORDS or is_known_place(surname) or is_known_place(given):
+                continue
+            if caps.casefold() in NOT_ENTITIES or is_common_word(caps.casefold()) or is_common_word(given.casefold()) and not names.is_first_name(given):
+                continue  # "NEW Release", "FREE Shipping": a shouted word, not a surname
+            known_given = names.is_first_name(given) and not is_common_word(given.casefold())
+            pairs.append((m.start(), m.end(), m.group(), known_given, names.is_last_name(surname)))
+        known = sum(p[3] for p in pairs)
+        roster = len(pairs) >= 2 and known * 2 >= len(pairs)
+        return [
+            Span(start, end, Label.PERSON, value, 0.85 if roster else 0.8, self.name)
+            for start, end, value, known_given, known_surname in pairs
+            if roster or (known_given and known_surname)
+        ]
+
+    def _by_lower_pair(self, text: str) -> list[Span]:
+        """Two first names in lower case joined by "and" ("tomas and brad"): both known
+        first names, at least one no ordinary word, and not both places ("jordan and
+        georgia" are countries)."""
+        if " and " not in text and "&" not in text:
+            return []
+        names = lexicon()
+        spans = []
+        for m in _LOWER_PAIR.finditer(text):
+            a, b = m.group("a"), m.group("b")
+            if _STOP.fullmatch(a) or _STOP.fullmatch(b) or a in _FUNCTION_WORDS or b in _FUNCTION_WORDS:
+                continue
+            if not (names.is_first_name(a) and names.is_first_name(b)):
+                continue
+            if not (self._likely_first_name(a) or self._likely_first_name(b)):
+                continue
+            # One of the two is no ordinary word; an ordinary one ("brad", "mario") is a
+            # first name in several locales' lists.
+            common = [w for w in (a, b) if is_common_word(w)]
+            if len(common) == 2 or any(not self._likely_first_name(w) for w in common):
+                continue
+            if is_known_place(a) and is_known_place(b):
+                continue
+            spans.append(Span(m.start("a"), m.end("a"), Label.PERSON, a, 0.6, self.name))
+            spans.append(Span(m.start("b"), m.end("b"), Label.PERSON, b, 0.6, self.name))
+        return spans
+
+    def _by_name_field(self, text: str, doc, found: list[Span]) -> list[Span]:
+        """The value of a data field that holds a person's name (see _NAME_FIELD), in any
+        case. A value of the generic "name" field is a person's when the lists or NER know
+        it, or when most of the text's "name" values are people's (a list of records)."""
+        if "ame" not in text and not re.search(r"(?i)author|person|student|employee|customer|patient|contact", text):
+            return []
+        names = lexicon()
+        people = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON"]
+        people += [(s.start, s.end) for s in found]
+        fields = []
+        for m in _NAME_FIELD.finditer(text):
+            group = "v" if m.group("v") is not None else "yv"
+            value, start = m.group(group), m.start(group)
+            key = (m.group("key") or m.group("ykey")).casefold()
+            if not _NAME_VALUE.fullmatch(value) or value in NOT_NAMES:
+                continue
+            words = value.split()
+            if all(is_common_word(w) for w in words) or any(_STOP.fullmatch(w) for w in words) or is_known_place(value):
+                continue
+            known = any(
+                (names.is_first_name(w) or names.is_last_name(w)) and not is_common_word(w) for w in words
+            ) or any(a < start + len(value) and start < b for a, b in people)
+            fields.append((start, value, key != "name" or known))
+        if not fields:
+            return []
+        records = len(fields) >= 2 and sum(ok for _, _, ok in fields) * 2 >= len(fields)
+        return [
+            Span(start, start + len(value), Label.PERSON, value, 0.7, self.name)
+            for start, value, ok in fields
+            if ok or records
+        ]
 
     def _by_surname(self, text: str) -> list[Span]:
         """A first name the lists know, then its surname, in the forms NER cuts short: a
@@ -424,6 +582,22 @@ class PersonNameDetector:
                 # "thank Ilvo and Marek", "the desk of Tamsin": a lone proper noun that no
                 # list knows, after a verb or preposition, is most often someone's name.
                 spans.append(Span(token.idx, token.idx + len(token.text), Label.PERSON, token.text, 0.5, self.name))
+                i += 1
+            elif (
+                token.is_lower
+                and len(token.text) >= 4
+                and i + 1 < n
+                and doc[i + 1].tag_ in ("VBD", "VBZ")
+                and (i == 0 or doc[i - 1].text in (".", "\n", "!", "?", ";") or doc[i - 1].is_space)
+                and not token.is_stop
+                and (names.is_last_name(token.text) or self._likely_first_name(token.text))
+                and not _looks_like_word(token.text)
+                and not is_known_place(token.text)
+                and person_pronoun_in(doc[i + 1 : i + 13])
+            ):
+                # "okonjo began painting at ten, and her ...": a lower-cased name that no
+                # dictionary knows opens the sentence as the subject of a person's verb.
+                spans.append(Span(token.idx, token.idx + len(token.text), Label.PERSON, token.text, 0.6, self.name))
                 i += 1
             elif (
                 token.is_lower

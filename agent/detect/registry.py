@@ -37,7 +37,7 @@ from agent.detect.ner import SpacyNerDetector
 from agent.detect.nlp import LazyAnalysis, ModelMissing, SpacyPipeline, shared_pipeline
 from agent.detect.obfuscated import ObfuscatedEmailDetector
 from agent.detect.patterns import pattern_detectors
-from agent.detect.person_names import PersonNameDetector
+from agent.detect.person_names import PersonNameDetector, kinship_letters
 from agent.detect.secrets import SecretDetector
 from agent.detect.table import propagating_labels
 from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
@@ -89,6 +89,8 @@ class DetectorRegistry:
         user listed and what the conversation already mapped are never second-guessed."""
         if span.detector in _AUTHORITATIVE:
             return False
+        if span.label is Label.PERSON and len(span.text) == 1 and span.text in kinship_letters(text):
+            return False  # "T" of a relation puzzle is a person there, not a type parameter
         if (span.label in _GUESSED or span.label is Label.DATE) and in_log_header(text, span):
             return True  # "2026-03-02T10:11:12Z INFO [auth]": when and how a program logged
         if span.detector == "domain" and span.text.rsplit(".", 1)[-1].casefold() in _CODE_TLDS and self._technical(text, span):
@@ -221,15 +223,27 @@ def _repeated_mentions(text: str, spans: list[Span]) -> list[Span]:
     sentence and missed in the next), and a person's first or last name alone refers
     to them. Found like conversation memory, at a lower score than a real detection."""
     seen: dict[str, Span] = {}
+    parts: dict[str, MapEntry] = {}
     for span in spans:
         if span.score < 0.5 or len(span.text) < 2 or span.label not in _PROPAGATE:
             continue
         if span.label is Label.PERSON and not span.text[0].isupper():
-            continue
+            # A lower-cased name ("ines okafor", "tomas") is sought again only when it is no
+            # ordinary word; its words alone then refer to the person too ("okafor said").
+            # (Scripts without letter case, such as Hangul, are not lower case: NER's guesses
+            # there are not sought again.)
+            words = span.text.split()
+            if not span.text.islower() or span.score < 0.55 or (len(words) == 1 and is_common_word(span.text)):
+                continue
+            if len(words) > 1:
+                for word in words:
+                    if len(word) >= 3 and word.isalpha() and word.islower() and not is_common_word(word):
+                        parts.setdefault(fold(word), MapEntry(real=word, stand_in=word, label=Label.PERSON, parent=span.text))
         seen.setdefault(fold(span.text), span)
     if not seen:
         return []
     entries = [MapEntry(real=s.text, stand_in=s.text, label=s.label) for s in seen.values()]
+    entries += [e for key, e in parts.items() if key not in seen]
     found = MentionFinder(entries, detector="repeat", full_score=0.8, part_score=0.7).find(text)
     # "Ruby" found once is "Ruby" elsewhere, but not every lower-case "ruby", "that", "mark".
     return [s for s in found if s.text[:1].isupper() or " " in s.text or not is_common_word(s.text)]
