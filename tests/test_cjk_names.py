@@ -82,3 +82,90 @@ def test_a_name_from_an_earlier_message_is_found_glued_to_a_particle(privacy_eng
     later = privacy_engine.sanitize("Brandvold에게 예약 확인을 보내 주세요.", conversation)
     assert "Brandvold" not in later.sanitized
     assert later.sanitized.startswith(stand_in.split()[-1] + "에게")
+
+
+# -- names written in Hangul, Han characters or Katakana ------------------------------------------------
+def _script_of_letters(text: str) -> set[str | None]:
+    from agent.knowledge.scripts import cjk_script
+
+    return {cjk_script(c) for c in text if not c.isspace()}
+
+
+@pytest.mark.parametrize(
+    "text, name, after, script",
+    [
+        ("이번 주에 최다은 교수님께 논문을 보내야 해요.", "최다은", " 교수님께", "HANGUL"),
+        ("기자 한지성이 쓴 기사를 정리해 줘.", "한지성", "이 쓴", "HANGUL"),
+        ("어제 윤재석씨를 역에서 만났어요.", "윤재석", "씨를", "HANGUL"),
+        ("来週、山本健太さんと打ち合わせがあります。", "山本健太", "さんと", "HAN"),
+        ("請幫我寫信給林志豪先生。", "林志豪", "先生", "HAN"),
+        ("请帮我给刘建国老师写一封感谢信。", "刘建国", "老师", "HAN"),
+        ("联系人：周晓梅，电话在附件里。", "周晓梅", "，电话", "HAN"),
+    ],
+)
+def test_cjk_name_beside_a_role_word_is_swapped_for_a_name_in_its_script(privacy_engine, text, name, after, script):
+    conversation = Conversation(seed=53)
+    result = privacy_engine.sanitize(text, conversation)
+    persons = _persons(conversation)
+    assert list(persons) == [name]
+    stand_in = persons[name]
+    assert _script_of_letters(stand_in) == {script} and stand_in != name
+    assert len(stand_in) == len(name)  # surname and given name, written as the real one
+    assert stand_in + after in result.sanitized
+    back = privacy_engine.restore(result.sanitized, conversation)
+    assert back.text == text and back.unrestored == []
+
+
+def test_korean_stand_in_keeps_the_particle_grammatical(privacy_engine):
+    # "<name>이" follows a final consonant, "<name>가" a vowel: the stand-in ends alike.
+    for text, name in [("기자 한지성이 썼어요.", "한지성"), ("기자 오민재가 썼어요.", "오민재")]:
+        for seed in range(5):
+            conversation = Conversation(seed=seed)
+            privacy_engine.sanitize(text, conversation)
+            stand_in = _persons(conversation)[name]
+            assert ((ord(stand_in[-1]) - 0xAC00) % 28 == 0) == ((ord(name[-1]) - 0xAC00) % 28 == 0), stand_in
+
+
+def test_a_korean_name_found_once_is_swapped_where_it_recurs(privacy_engine):
+    text = "최다은 교수님의 강의를 들었어요. 다음 학기에도 최다은 교수님 수업을 듣고 싶어요."
+    conversation = Conversation(seed=59)
+    result = privacy_engine.sanitize(text, conversation)
+    assert "최다은" not in result.sanitized
+    assert result.sanitized.count(_persons(conversation)["최다은"]) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "部長さんは会議中です。",
+        "내일 회의는 오후 세 시에 시작합니다. 자료를 미리 읽어 오세요.",
+    ],
+)
+def test_ordinary_cjk_sentences_have_no_person(privacy_engine, text):
+    # The English language model reads CJK runs as one word; its guesses there are noise.
+    result = privacy_engine.sanitize(text, Conversation(seed=61))
+    assert result.sanitized == text and result.entities == []
+
+
+@pytest.mark.parametrize(
+    "ordinary",
+    [
+        "유명한 작가의 책을 추천해 주세요.",
+        "정확한 기자 회견 일정은 아직 없습니다.",
+        "지금은 사장님이 바쁘세요.",
+        "우리가 교수님께 여쭤볼게요.",
+        "한국인 교수가 강연을 했다.",
+        "학부모 대표 회의가 열립니다.",
+        "お客様と皆さんに感謝します。",
+        "我们的老师很好。",
+        "高中老师布置了作业。",
+        "大学教授说这个问题很难。",
+    ],
+)
+def test_role_words_beside_ordinary_words_name_nobody(privacy_engine, ordinary):
+    # An ordinary word before or after a role word is no name; the name next to it is.
+    text = ordinary + " 최다은 교수님께 전해 주세요."
+    conversation = Conversation(seed=67)
+    result = privacy_engine.sanitize(text, conversation)
+    assert list(_persons(conversation)) == ["최다은"]
+    assert result.sanitized.startswith(ordinary)

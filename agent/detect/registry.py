@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from agent.config import Settings
 from agent.detect.base import DetectionContext, Detector
-from agent.detect.cjk_names import trim_at_script_change
+from agent.detect.cjk_names import CjkNameDetector, cjk_names_first, trim_at_script_change
 from agent.detect.code_names import CodeNameDetector
 from agent.detect.code_zones import (
     CODE_NAMES,
@@ -156,7 +156,7 @@ class DetectorRegistry:
             s for s in spans
             if s.score >= self.min_score and fold(s.text) not in self.allow and not self._code_or_cue(text, s)
         ]
-        kept = _validated_first(kept)
+        kept = cjk_names_first(_validated_first(kept))
         merged = resolve_overlaps(kept)
         repeats = [s for s in _repeated_mentions(text, merged) if not self._code_or_cue(text, s)]
         merged = resolve_overlaps(merged + repeats)
@@ -326,6 +326,7 @@ def build_registry(settings: Settings, extra: Sequence[Detector] = ()) -> Detect
     if pipeline is not None:
         detectors.append(SpacyNerDetector(pipeline))
     detectors.append(PersonNameDetector(pipeline))
+    detectors.append(CjkNameDetector())
     detectors.append(CodeNameDetector())
     detectors.append(OrganisationDetector())
     detectors.append(PlaceDetector())

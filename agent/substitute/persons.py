@@ -24,6 +24,7 @@ from agent.knowledge.person_words import (
 )
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.session.map_cache import MapCache
+from agent.substitute.cjk_names import cjk_person_stand_in, is_cjk_name
 from agent.substitute.rng import match_case
 
 _TITLE_BEFORE = re.compile(rf"\b({TITLE_PATTERN})\.?\s+$")
@@ -53,6 +54,10 @@ class PersonSurrogates:
              is_free) -> str | None:
         """A stand-in for the person `value`; `is_free(candidate)` says whether a
         candidate may be used (not a real value, not another stand-in, not in the text)."""
+        if is_cjk_name(value):  # Hangul, Han or Katakana: a name of that language and script
+            stand_in = cjk_person_stand_in(value, rng, is_free)
+            if stand_in is not None:
+                return stand_in
         window = text_before[-20:]
         # "MR. HENDERSON" is shouted, "my sister Anna" is no title.
         title_match = _TITLE_BEFORE.search(window.title() if window.isupper() else window)
