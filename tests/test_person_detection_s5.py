@@ -132,3 +132,16 @@ class _NoDoc:
 def test_a_lower_cased_surname_as_the_subject_of_a_persons_verb(engine):
     assert "novotná" in _persons(engine, "novotná started a bakery last spring and she still runs it.")
     assert _persons(engine, "python runs the tests and it reports errors. she reads them.") == []
+
+
+def test_a_lower_case_guess_of_ner_alone_is_not_sought_again():
+    from agent.detect.registry import _repeated_mentions
+    from agent.entities import Label, Span
+
+    text = "ask the zorvex team. the zorvex team knows. ask halvorsen, halvorsen knows."
+    guess = Span(8, 19, Label.PERSON, "zorvex team", 0.65, "spacy")
+    known = Span(48, 57, Label.PERSON, "halvorsen", 0.65, "spacy")
+    assert text[guess.start:guess.end] == "zorvex team" and text[known.start:known.end] == "halvorsen"
+    found = {(s.start, s.text) for s in _repeated_mentions(text, [guess, known])}
+    assert (25, "zorvex team") not in found  # no word of it is a name the lists know
+    assert (59, "halvorsen") in found

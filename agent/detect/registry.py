@@ -42,6 +42,7 @@ from agent.detect.secrets import SecretDetector
 from agent.detect.table import propagating_labels
 from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
 from agent.entities import Label, Span
+from agent.knowledge.names import lexicon
 from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM
 from agent.knowledge.person_words import TITLE_PATTERN
 from agent.knowledge.words import is_common_word
@@ -232,8 +233,12 @@ def _repeated_mentions(text: str, spans: list[Span]) -> list[Span]:
             # ordinary word; its words alone then refer to the person too ("okafor said").
             # (Scripts without letter case, such as Hangul, are not lower case: NER's guesses
             # there are not sought again.)
+            # NER's lower-case guesses ("sous chef", "helpdesk") count only with a word the
+            # name lists know.
             words = span.text.split()
             if not span.text.islower() or span.score < 0.55 or (len(words) == 1 and is_common_word(span.text)):
+                continue
+            if span.detector == "spacy" and not any(lexicon().is_first_name(w) or lexicon().is_last_name(w) for w in words):
                 continue
             if len(words) > 1:
                 for word in words:
