@@ -129,7 +129,7 @@ _ARTICLE_USE = re.compile(r"[ \t]+(?!(?:is|was|and|or|has|had|related|married)\b
 def kinship_letters(text: str) -> frozenset[str]:
     """The single capital letters that stand for people in a family-relation puzzle: two
     or more letters next to kinship words, else none."""
-    if not _KIN_CUE.search(text):
+    if len(set(_LONE_CAPITAL_RE.findall(text))) < 2 or not _KIN_CUE.search(text):
         return frozenset()
     letters: set[str] = set()
     for m in _KIN_LETTER.finditer(text):
@@ -144,7 +144,10 @@ _ROSTER_PAIR = re.compile(
 )
 _HAS_CAPS_RUN = re.compile(r"[A-Z]{3}")
 # Two lower-case words joined by "and"/"&" ("a story about tomas and brad").
-_LOWER_PAIR = re.compile(r"(?<![\w'’\-])(?P<a>[a-zà-öø-ÿ]{3,})[ \t]+(?:and|&)[ \t]+(?P<b>[a-zà-öø-ÿ]{3,})(?![\w'’\-])")
+# (Found from the joining word, then the words either side of it.)
+_AND = re.compile(r"[ \t]+(?:and|&)[ \t]+")
+_LOWER_WORD_BEFORE = re.compile(r"(?<![\w'’\-])[a-zà-öø-ÿ]{3,}$")
+_LOWER_WORD_AFTER = re.compile(r"[a-zà-öø-ÿ]{3,}(?![\w'’\-])")
 # A person's name as the value of a data field: JSON ("name": "ines okafor") or YAML
 # (author: Ines Okafor). The generic "name" names products and files too; the others
 # name people.
@@ -158,6 +161,19 @@ _NAME_FIELD = re.compile(
     rf"|(?m:^[ \t]*(?:-[ \t]+)?(?P<ykey>name|{_PERSON_KEYS})[ \t]*:[ \t]*(?P<yv>[^\"'\n#:]{{2,60}}?)[ \t]*$))",
     re.IGNORECASE,
 )
+_FIELD_KEY_ENDS = ("name", "author", "person", "student", "employee", "customer", "patient", "contact")
+
+
+def _has_field_key(text: str) -> bool:
+    """A colon after one of the field words (cheaper than a case-blind regex over the text)."""
+    colon = text.find(":")
+    while colon != -1:
+        if text[max(0, colon - 12) : colon].rstrip(" \t\"'").casefold().endswith(_FIELD_KEY_ENDS):
+            return True
+        colon = text.find(":", colon + 1)
+    return False
+
+
 _NAME_VALUE = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’\-]+(?:[ \t]+[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’\-]+){0,2}")
 _STOP = re.compile(r"(?i)and|or|but|the|a|an|of|to|in|on|at|for|from|with|by|is|was|will|has|had|can|said|says")
 
@@ -235,8 +251,12 @@ class PersonNameDetector:
             return []
         names = lexicon()
         spans = []
-        for m in _LOWER_PAIR.finditer(text):
-            a, b = m.group("a"), m.group("b")
+        for joint in _AND.finditer(text):
+            before = _LOWER_WORD_BEFORE.search(text, max(0, joint.start() - 30), joint.start())
+            after = _LOWER_WORD_AFTER.match(text, joint.end())
+            if before is None or after is None:
+                continue
+            a, b = before.group(), after.group()
             if _STOP.fullmatch(a) or _STOP.fullmatch(b) or a in _FUNCTION_WORDS or b in _FUNCTION_WORDS:
                 continue
             if not (names.is_first_name(a) and names.is_first_name(b)):
@@ -250,15 +270,15 @@ class PersonNameDetector:
                 continue
             if is_known_place(a) and is_known_place(b):
                 continue
-            spans.append(Span(m.start("a"), m.end("a"), Label.PERSON, a, 0.6, self.name))
-            spans.append(Span(m.start("b"), m.end("b"), Label.PERSON, b, 0.6, self.name))
+            spans.append(Span(before.start(), before.end(), Label.PERSON, a, 0.6, self.name))
+            spans.append(Span(after.start(), after.end(), Label.PERSON, b, 0.6, self.name))
         return spans
 
     def _by_name_field(self, text: str, doc, found: list[Span]) -> list[Span]:
         """The value of a data field that holds a person's name (see _NAME_FIELD), in any
         case. A value of the generic "name" field is a person's when the lists or NER know
         it, or when most of the text's "name" values are people's (a list of records)."""
-        if "ame" not in text and not re.search(r"(?i)author|person|student|employee|customer|patient|contact", text):
+        if not _has_field_key(text):
             return []
         names = lexicon()
         people = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON"]
