@@ -259,6 +259,45 @@ def made_the_work(text: str, span: Span) -> bool:
     return bool(_MAKER_AFTER.match(text[span.end : span.end + 80]) or _MAKER_ROLE_BEFORE.search(text[max(0, span.start - 30) : span.start]))
 
 
+# "Rewrite this paragraph: ...", "proofread the following", "the e-mail below:": the prompt
+# hands over a text to work on. The cues that make a name the topic of a request (a trip
+# word near a place, a citation after an author, a title near a character) then belong to
+# the handed-over text, not to the request; and the answer is built from that text
+# (reworded, summarised, answered), so the stand-ins put back in it serve as well.
+_HANDED_OVER_NOUNS = (
+    r"text|e-?mail|letter|message|article|paragraph|passage|excerpt|essay|report|document|review|"
+    r"story|abstract|post|content|description|note|cv|resume|résumé|conversation|chat|transcript|"
+    r"sentences?|statement|paper|section|answer|reply|draft|bio|summary|job\s+description|lyrics|speech"
+)
+_REWORD_VERBS = r"re-?write|rephrase|paraphrase|reword|proof-?read|shorten|condense|polish|simplify|edit|correct|fix|improve|summari[sz]e|translate"
+_HANDED_OVER = re.compile(
+    rf"(?i)(?:\b(?:{_REWORD_VERBS})\b(?:\s*:|[^.!?\n]{{0,50}}?\b(?:this|these|the\s+following|below)\b[^.!?\n:]{{0,60}}?(?::|\n|$))|"
+    rf"\b(?:the\s+following|this|the|my)\s+(?:[\w\-]+\s+){{0,2}}?(?:{_HANDED_OVER_NOUNS})\s*(?:below\s*)?(?::|\n)|"
+    r"\bthe\s+following\s*(?::|\n))"
+)
+_TRANSLATION = re.compile(r"(?i)\btranslat")
+
+
+@lru_cache(maxsize=16)
+def _handed_over_start(text: str) -> int:
+    """Where the text the prompt hands over starts, or -1."""
+    match = _HANDED_OVER.search(text)
+    return match.end() if match else -1
+
+
+def in_handed_over_text(text: str, span: Span) -> bool:
+    """Is the entity inside a text the prompt hands over to work on? (A place or group in a
+    text to translate is not: its translated name would no longer match its stand-in.)"""
+    start = _handed_over_start(text)
+    if start < 0 or span.start < start:
+        return False
+    return not (span.label in (Label.LOCATION, Label.NORP) and _TRANSLATION.search(text))
+
+
+# A verdict this sure is final (the learned judge does not overrule it: judge/runtime.py).
+_SURE = 0.8
+
+
 # What a prompt asks of a place it is about: a trip, things to see, its facts.
 PLACE_TOPIC = re.compile(
     r"(?i)\b(?:trips?|travel\w*|visit\w*|tour\w*|itinerar\w+|vacation|holiday|sightseeing|places|"
@@ -330,6 +369,14 @@ class RelevanceRules:
     default applies (swap people and organisations, keep public places)."""
 
     def verdict(self, text: str, span: Span) -> Verdict | None:
+        verdict = self._verdict(text, span)
+        if verdict is not None and verdict.keep and verdict.confidence >= _SURE and in_handed_over_text(text, span):
+            # A sure keep read from cues of the handed-over text, not of the request. Only
+            # sure verdicts are turned: what the rules leave open stays the judge's.
+            return Verdict(False, _SURE, "in a text handed over to work on")
+        return verdict
+
+    def _verdict(self, text: str, span: Span) -> Verdict | None:
         before, after = _sentence_around(text, span.start, span.end)
         whole = text
         label = span.label
