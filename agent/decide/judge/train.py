@@ -45,16 +45,19 @@ selection and a retrained head, on the fit half's quick bench (paired over texts
 the maker of a work not its character shipped (PUPA +0.011, +0.002 to +0.025; utility and
 privacy unchanged); a known place in a postal address swapped (PUPA -0.002, -0.006 to 0),
 a letter's addressee not a one-word character (-0.002, -0.006 to 0) and the sources of a
-pasted paper swapped (+0.010, -0.003 to +0.028) were left out. Also left out: the names of
-a text the prompt hands over to reword ("Rewrite this: ...", "proofread the following")
-swapped at 0.8: with the shipped head PUPA +0.013 (+0.002 to +0.029), but retrained the
-selection moved the threshold from 0.33 to 0.3 and PUPA fell by 0.005 (-0.025 to +0.015);
-at 0.75, left to the head, +0.010 (-0.002 to +0.026). The threshold the selection picks
-moves recall by as much as such a rule: a rule of this size needs a steadier selection
-first. Checked on the fit half: the people LOPSIDED needs kept and the head swaps (a
-religious figure, a film character, a self-help author) have wordfreq frequencies and
-first-name entries like the private first names of role-play prompts (both 2-5 on the
-Zipf scale): frequency does not tell them apart.
+pasted paper swapped (+0.010, -0.003 to +0.028) were left out. The names of a text the
+prompt hands over to reword, swapped at 0.8 or left to the head at 0.75: with the shipped
+head PUPA +0.013 (+0.002 to +0.029), but retrained the selection moved the threshold
+(0.33 -> 0.3) and the gain was lost in it (-0.005 and +0.010, both intervals across 0).
+What shipped instead turns only SURE verdicts (decided_by_rule): a sure keep inside a
+handed-over text becomes a sure swap. Sure rows are not training rows, and their cost is
+the same at every setting, so the head and its selection are unchanged and the rule's own
+effect can be read: PUPA +0.019 (+0.003 to +0.041), utility and privacy unchanged. A rule
+that moves rows between "sure" and "left to the head" moves the threshold by as much as a
+rule of this size gains. Checked on the fit half: the people LOPSIDED needs kept and the
+head swaps (a religious figure, a film character, a self-help author) have wordfreq
+frequencies and first-name entries like the private first names of role-play prompts
+(both 2-5 on the Zipf scale): frequency does not tell them apart.
 """
 
 from __future__ import annotations
