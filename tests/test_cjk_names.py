@@ -169,3 +169,28 @@ def test_role_words_beside_ordinary_words_name_nobody(privacy_engine, ordinary):
     result = privacy_engine.sanitize(text, conversation)
     assert list(_persons(conversation)) == ["최다은"]
     assert result.sanitized.startswith(ordinary)
+
+
+@pytest.mark.parametrize(
+    "text, name, again",
+    [
+        ("최다은 교수님의 강의를 들었어요. 강의가 끝나고 최다은에게 질문했어요.", "최다은", "에게 질문"),
+        ("기자 한지성이 쓴 기사입니다. 한지성은 서울에 삽니다.", "한지성", "은 서울"),
+        ("来週、山本健太さんと打ち合わせがあります。山本健太に資料を送ってください。", "山本健太", "に資料"),
+    ],
+)
+def test_a_cjk_name_said_again_without_its_role_word_is_the_same_person(privacy_engine, text, name, again):
+    conversation = Conversation(seed=71)
+    result = privacy_engine.sanitize(text, conversation)
+    assert name not in result.sanitized
+    assert _persons(conversation)[name] + again in result.sanitized
+    assert privacy_engine.restore(result.sanitized, conversation).text == text
+
+
+def test_a_korean_name_from_an_earlier_message_is_found_before_its_particle(privacy_engine):
+    conversation = Conversation(seed=73)
+    privacy_engine.sanitize("최다은 교수님께 논문 초안을 보냈어요.", conversation)
+    stand_in = _persons(conversation)["최다은"]
+    later = privacy_engine.sanitize("최다은님이 내일 답장을 주신대요. 최다은에게 고맙다고 전해 줘.", conversation)
+    assert "최다은" not in later.sanitized
+    assert later.sanitized.startswith(stand_in + "님이") and stand_in + "에게" in later.sanitized

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from agent.detect.base import DetectionContext
 from agent.detect.memory import ConversationMemoryDetector, MentionFinder
 from agent.entities import Action, Label
-from agent.knowledge.scripts import CJK
+from agent.knowledge.scripts import CJK, HAN, HANGUL, HIRAGANA, KOREAN_PARTICLES
 from agent.session.conversation import Conversation, MapEntry, fold
 
 # Letters whose case folding differs from what a case-insensitive expression compares
@@ -24,10 +24,13 @@ from agent.session.conversation import Conversation, MapEntry, fold
 # word characters, separators and whitespace of several kinds.
 ALPHABET = "abAB sS ßẞ ıiIİ ſ Kk µμΜ ιΙͅι ǅǆǄ 09_ .@-'+() \t\n\xa0\u2003"
 # ...and letters of Korean, Japanese and Chinese, where a Latin word glued to them ends.
-CJK_ALPHABET = ALPHABET + "은는さん先生"
+# A Korean word also ends before a particle glued to it, a Japanese one where kanji meet kana.
+CJK_ALPHABET = ALPHABET + "은는에게님이다さん先生"
 _X, _C = f"[^\\W{CJK}]", f"[{CJK}]"
+_PARTICLES = "|".join(sorted(KOREAN_PARTICLES, key=len, reverse=True))
 _WORD_START = f"(?:(?<!\\w)|(?<={_C})(?={_X})|(?<={_X})(?={_C}))"
-_WORD_END = f"(?:(?!\\w)|(?<={_C})(?={_X})|(?<={_X})(?={_C}))"
+_WORD_END = (f"(?:(?!\\w)|(?<={_C})(?={_X})|(?<={_X})(?={_C})"
+             f"|(?<=[{HANGUL}])(?=(?:님|씨)?(?:{_PARTICLES})(?![{HANGUL}]))|(?<=[{HAN}])(?=[{HIRAGANA}]))")
 
 
 def reference(entries: list[MapEntry], text: str) -> list[tuple[int, int, str]]:
@@ -126,3 +129,11 @@ def test_the_time_per_text_does_not_grow_with_the_map():
 
     small, big = per_text(200), per_text(6000)
     assert big < 3 * small + 0.05, (small, big)
+
+
+def test_names_glued_to_korean_particles_and_japanese_kana():
+    entries = [MapEntry("한지성", "우성진", Label.PERSON), MapEntry("山本健太", "前田涼平", Label.PERSON),
+               MapEntry("Velmora", "Tarsk", Label.ORG)]
+    text = "한지성에게 묻고, 한지성님이 답했다. 山本健太さんと Velmora은 한지성훈과 다르다."
+    assert found(entries, text) == reference(entries, text)
+    assert [text[a:b] for a, b, _ in found(entries, text)] == ["한지성", "한지성", "山本健太", "Velmora"]

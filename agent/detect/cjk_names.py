@@ -14,8 +14,10 @@ import re
 from dataclasses import replace
 
 from agent.detect.base import DetectionContext
+from agent.detect.memory import MentionFinder
 from agent.entities import Label, Span
-from agent.knowledge.scripts import CJK, HAN, HANGUL, cjk_script
+from agent.session.conversation import MapEntry
+from agent.knowledge.scripts import CJK, HAN, HANGUL, KOREAN_PARTICLES, cjk_script
 
 # Labels whose values are names of things (not numbers or dates written in a CJK way).
 _NAME_LABELS = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC})
@@ -59,9 +61,6 @@ def trim_at_script_change(span: Span) -> Span:
 _KO_AFTER = ("님", "씨", "교수", "기자", "대표", "작가", "선생", "박사", "변호사", "의원", "회장", "사장", "부장", "과장",
              "차장", "팀장", "대리", "원장", "감독", "위원장", "연구원", "실장", "본부장", "총장", "선수", "소장", "고객님")
 _KO_BEFORE = ("대표", "기자", "작가", "교수", "감독", "위원장", "회장", "사장", "연구원", "저자", "담당자", "작성자", "대표이사")
-# Particles glued to a Korean name: subject, topic, object, possessive, dative, "and", "also".
-_KO_PARTICLES = ("에게서", "에게", "께서", "한테", "이랑", "이", "가", "은", "는", "을", "를", "의", "께", "와", "과", "도",
-                 "만", "랑", "님", "씨")
 _JA_AFTER = ("さん", "さま", "様", "先生", "氏", "くん", "君", "ちゃん", "教授", "社長", "部長", "課長", "選手", "監督", "記者")
 _ZH_AFTER = ("先生", "女士", "小姐", "老师", "老師", "教授", "经理", "經理", "总监", "主任", "医生", "醫生", "律师", "律師",
              "同学", "同學", "博士")
@@ -104,7 +103,7 @@ class _NameLists:
         self.ko_after = re.compile(f"(?<![가-힣])(?P<v>{hangul_name})[ \\t]?(?:{_alternation(_KO_AFTER)})")
         self.ko_before = re.compile(
             f"(?<![가-힣])(?:{_alternation(_KO_BEFORE)})[ \\t]*[:：]?[ \\t]*(?P<v>{hangul_name})"
-            f"(?:{_alternation(_KO_PARTICLES)})?(?![가-힣])"
+            f"(?:{_alternation(KOREAN_PARTICLES)})?(?![가-힣])"
         )
         roles = _alternation(_JA_AFTER)
         self.ja_after = re.compile(
@@ -192,6 +191,12 @@ class CjkNameDetector:
                 found = lists.zh_name_before(text, m.end("v"))
                 if found and found[0] == m.start("v"):
                     spans.append(self._span(*found, text))
+        if spans:
+            # A name found beside its role word is the same name where the text says it
+            # again without one ("<name>에게", "<name>に"); the registry's repeated mentions
+            # leave scripts without letter case to the detectors that know them.
+            names = {s.text: MapEntry(real=s.text, stand_in=s.text, label=Label.PERSON) for s in spans}
+            spans += MentionFinder(list(names.values()), detector=self.name, full_score=0.75).find(text)
         return spans
 
     def _span(self, start: int, end: int, text: str) -> Span:

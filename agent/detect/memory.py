@@ -16,7 +16,7 @@ from agent.detect.base import DetectionContext
 from agent.detect.validators import digits_of
 from agent.entities import Action, Label, Span
 from agent.knowledge.not_names import CALENDAR_WORDS
-from agent.knowledge.scripts import CJK, cjk_script
+from agent.knowledge.scripts import CJK, HAN, HANGUL, HIRAGANA, KOREAN_PARTICLES, cjk_script
 from agent.knowledge.person_words import TITLE_WORDS
 from agent.session.conversation import MapEntry, fold
 from agent.session.map_cache import MapCache
@@ -89,7 +89,7 @@ class MentionFinder:
         # Where the text may have a non-word character (a word ends there): 'ι' is
         # compared as the combining 'ͅ', which is none.
         self._prefixes.update(compared[:i] for i in range(1, len(key))
-                              if not _is_word(key[i]) or not _is_word(compared[i]) or _script_change(key[i - 1], key[i]))
+                              if not _is_word(compared[i]) or _may_end_inside(key, i))
 
     def find(self, text: str) -> list[Span]:
         spans = []
@@ -205,13 +205,32 @@ _START = re.compile(r"(?<!\w)\S")
 # starts) where the script changes: "<name>은", "<name>さん", "给<name>".
 _HAS_CJK = re.compile(f"[{CJK}]")
 _LATIN_WORD = f"[^\\W{CJK}]"
-_CJK_END = re.compile(_END.pattern + f"|(?<={_LATIN_WORD})(?=[{CJK}])|(?<=[{CJK}])(?={_LATIN_WORD})")
+# A Korean word ends before the particle glued to it ("<name>에게", "<name>님이"), a
+# Japanese one where kanji meet kana ("<name>さん", "<name>に").
+_PARTICLE = "|".join(sorted(KOREAN_PARTICLES, key=len, reverse=True))
+_PARTICLE_STARTS = tuple(KOREAN_PARTICLES)
+_KOREAN_WORD_END = f"(?<=[{HANGUL}])(?=(?:님|씨)?(?:{_PARTICLE})(?![{HANGUL}]))"
+_CJK_END = re.compile(
+    _END.pattern + f"|(?<={_LATIN_WORD})(?=[{CJK}])|(?<=[{CJK}])(?={_LATIN_WORD})"
+    f"|{_KOREAN_WORD_END}|(?<=[{HAN}])(?=[{HIRAGANA}])"
+)
 _CJK_START = re.compile(_START.pattern + f"|(?<=[{CJK}]){_LATIN_WORD}|(?<={_LATIN_WORD})[{CJK}]")
 
 
 def _script_change(before: str, after: str) -> bool:
     """Whether a Latin word character and a CJK letter meet (in either order)."""
     return _is_word(before) and _is_word(after) and (cjk_script(before) is None) != (cjk_script(after) is None)
+
+
+def _may_end_inside(key: str, i: int) -> bool:
+    """Whether a text may have a word end between key[i - 1] and key[i] (what follows the
+    key decides some: a Korean particle ends a word only before a non-Hangul letter)."""
+    if not _is_word(key[i]) or _script_change(key[i - 1], key[i]):
+        return True
+    before, after = cjk_script(key[i - 1]), cjk_script(key[i])
+    if before == "HAN" and after == "HIRAGANA":
+        return True
+    return before == "HANGUL" and key.startswith(_PARTICLE_STARTS, i)
 
 
 class ConversationMemoryDetector:

@@ -40,3 +40,9 @@ def cjk_script(char: str) -> str | None:
         if _in(ranges, char[0]):
             return name
     return None
+
+# Korean particles and the suffixes of address, which are glued to the word before them:
+# subject, topic, object, possessive, dative, "with", "and", "also", "only"; "님"/"씨" (a
+# name's honorific), alone or with a particle after them ("님이", "씨를").
+KOREAN_PARTICLES = ("에게서", "에게", "께서", "한테", "이랑", "으로", "이", "가", "은", "는", "을", "를", "의", "께",
+                    "와", "과", "도", "만", "랑", "로", "님", "씨")
