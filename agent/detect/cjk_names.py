@@ -86,7 +86,6 @@ class _NameLists:
 
     def __init__(self) -> None:
         from faker.providers.person import ja_JP, ko_KR, zh_CN, zh_TW
-        from wordfreq import get_frequency_dict
 
         self.ko_surnames = frozenset(ko_KR.Provider.last_names)
         self.ko_given = frozenset(ko_KR.Provider.first_names)
@@ -97,7 +96,7 @@ class _NameLists:
             for name, weight in dict(provider.last_names).items():
                 self.zh_surnames[name] = max(self.zh_surnames.get(name, 0.0), float(weight))
         self.zh_given = frozenset(zh_CN.Provider.first_names) | frozenset(zh_TW.Provider.first_names)
-        self._freq = {lang: get_frequency_dict(lang) for lang in ("ko", "ja", "zh")}
+        self._freq: dict[str, dict[str, float]] = {}  # per language, loaded when first asked
         ko = _alternation(self.ko_surnames)
         hangul_name = f"(?:{ko})[가-힣]{{2}}"
         self.ko_after = re.compile(f"(?<![가-힣])(?P<v>{hangul_name})[ \\t]?(?:{_alternation(_KO_AFTER)})")
@@ -118,6 +117,10 @@ class _NameLists:
     def common(self, word: str, lang: str, zipf: float = _COMMON_ZIPF) -> bool:
         from wordfreq import freq_to_zipf
 
+        if lang not in self._freq:
+            from wordfreq import get_frequency_dict
+
+            self._freq[lang] = get_frequency_dict(lang)
         freq = self._freq[lang].get(word)
         return bool(freq) and freq_to_zipf(freq) >= zipf
 

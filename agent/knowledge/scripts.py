@@ -8,6 +8,9 @@ script is where the word ends, though a regular expression's \\w sees one long w
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"
 HIRAGANA = "\u3041-\u309f"
 KATAKANA = "\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"
@@ -17,29 +20,15 @@ HAN = "\u3005\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 CJK = HANGUL + HIRAGANA + KATAKANA + HAN
 
 
-def _in(ranges: str, char: str) -> bool:
-    code = ord(char)
-    i = 0
-    while i < len(ranges):
-        if i + 2 < len(ranges) and ranges[i + 1] == "-":
-            if ord(ranges[i]) <= code <= ord(ranges[i + 2]):
-                return True
-            i += 3
-        else:
-            if code == ord(ranges[i]):
-                return True
-            i += 1
-    return False
+_SCRIPTS = re.compile(f"(?P<HANGUL>[{HANGUL}])|(?P<HAN>[{HAN}])|(?P<HIRAGANA>[{HIRAGANA}])|(?P<KATAKANA>[{KATAKANA}])")
 
 
+@lru_cache(maxsize=8192)
 def cjk_script(char: str) -> str | None:
     """"HANGUL", "HIRAGANA", "KATAKANA" or "HAN" for a letter of those scripts, else None."""
-    if not char or ord(char[0]) < 0x1100:
-        return None
-    for name, ranges in (("HANGUL", HANGUL), ("HAN", HAN), ("HIRAGANA", HIRAGANA), ("KATAKANA", KATAKANA)):
-        if _in(ranges, char[0]):
-            return name
-    return None
+    match = _SCRIPTS.match(char[:1])
+    return match.lastgroup if match else None
+
 
 # Korean particles and the suffixes of address, which are glued to the word before them:
 # subject, topic, object, possessive, dative, "with", "and", "also", "only"; "님"/"씨" (a
