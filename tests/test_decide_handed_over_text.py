@@ -66,3 +66,15 @@ def test_the_decider_swaps_the_place_of_a_handed_over_text():
     text = "Rewrite this paragraph so it sounds warmer: Our hiking trip through Portugal ran two days late."
     decisions = Decider(default_settings()).decide(text, [_span(text, "Portugal", Label.LOCATION)])
     assert decisions[0].action is not Action.KEEP and decisions[0].reason == _REASON
+
+
+def test_questions_introduced_by_the_following_are_not_a_handed_over_text():
+    text = "Answer the following:\n1. Which sights should a first trip to Portugal include?"
+    verdict = _verdict(text, "Portugal", Label.LOCATION)
+    assert verdict is not None and verdict.keep and verdict.reason == "public place"
+
+
+def test_a_story_handed_over_to_continue_keeps_its_characters():
+    text = "Continue this story: in the episode of Night Harbor, Pell Ostrander finds the key."
+    verdict = _verdict(text, "Pell Ostrander", Label.PERSON)
+    assert verdict is not None and verdict.keep and verdict.reason == "character in a known work"

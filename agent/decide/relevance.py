@@ -266,23 +266,28 @@ def made_the_work(text: str, span: Span) -> bool:
 # (reworded, summarised, answered), so the stand-ins put back in it serve as well.
 _HANDED_OVER_NOUNS = (
     r"text|e-?mail|letter|message|article|paragraph|passage|excerpt|essay|report|document|review|"
-    r"story|abstract|post|content|description|note|cv|resume|résumé|conversation|chat|transcript|"
-    r"sentences?|statement|paper|section|answer|reply|draft|bio|summary|job\s+description|lyrics|speech"
+    r"abstract|post|content|description|note|cv|resume|résumé|conversation|chat|transcript|"
+    r"sentences?|statement|paper|section|answer|reply|draft|bio|summary|job\s+description"
 )
+# Not a story or lyrics (one handed over to continue needs its characters).
 _REWORD_VERBS = r"re-?write|rephrase|paraphrase|reword|proof-?read|shorten|condense|polish|simplify|edit|correct|fix|improve|summari[sz]e|translate"
 _HANDED_OVER = re.compile(
     rf"(?i)(?:\b(?:{_REWORD_VERBS})\b(?:\s*:|[^.!?\n]{{0,50}}?\b(?:this|these|the\s+following|below)\b[^.!?\n:]{{0,60}}?(?::|\n|$))|"
     rf"\b(?:the\s+following|this|the|my)\s+(?:[\w\-]+\s+){{0,2}}?(?:{_HANDED_OVER_NOUNS})\s*(?:below\s*)?(?::|\n)|"
     r"\bthe\s+following\s*(?::|\n))"
 )
+# "Answer the following:", "solve the following:": questions, which name what they ask about.
+_QUESTIONS_BEFORE = re.compile(r"(?i)\b(?:answer|solve|complete|calculate|do)\s+$")
 _TRANSLATION = re.compile(r"(?i)\btranslat")
 
 
 @lru_cache(maxsize=16)
 def _handed_over_start(text: str) -> int:
     """Where the text the prompt hands over starts, or -1."""
-    match = _HANDED_OVER.search(text)
-    return match.end() if match else -1
+    for match in _HANDED_OVER.finditer(text):
+        if not (match.group(0).lower().startswith("the following") and _QUESTIONS_BEFORE.search(text, max(0, match.start() - 12), match.start())):
+            return match.end()
+    return -1
 
 
 def in_handed_over_text(text: str, span: Span) -> bool:
