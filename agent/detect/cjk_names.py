@@ -17,13 +17,14 @@ from agent.detect.base import DetectionContext
 from agent.detect.memory import MentionFinder
 from agent.entities import Label, Span
 from agent.session.conversation import MapEntry
-from agent.knowledge.scripts import CJK, HAN, HANGUL, KOREAN_PARTICLES, cjk_script
+from agent.knowledge.scripts import CJK, HAN, HANGUL, KATAKANA, KOREAN_PARTICLES, cjk_script
 
 # Labels whose values are names of things (not numbers or dates written in a CJK way).
 _NAME_LABELS = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC})
 _HAS_CJK = re.compile(f"[{CJK}]")
 _HAS_HANGUL = re.compile(f"[{HANGUL}]")
 _HAS_HAN = re.compile(f"[{HAN}]")
+_HAS_KATAKANA = re.compile(f"[{KATAKANA}]")
 # A Latin letter or digit followed by a CJK letter: the Latin run ends there.
 _LATIN_THEN_CJK = re.compile(f"(?<=[A-Za-zÀ-ÖØ-öø-ɏ0-9])(?=[{CJK}])")
 # CJK words before a capitalised Latin word ("给Ingrid", "후에 Ingrid").
@@ -109,6 +110,13 @@ class _NameLists:
             f"(?<![{HAN}])(?P<v>(?:{_alternation(self.ja_surnames)})(?:[ \\t\u3000]?(?:{_alternation(self.ja_given)}"
             f"|(?!{roles})[{HAN}]{{1,2}}))?)(?:{roles})"
         )
+        # Names written in Katakana (as on forms, or a child's name): the readings Faker's
+        # ja_JP provider lists, a family name with or without the given name, or a given name.
+        last_kana = _alternation(ja_JP.Provider.last_kana_names)
+        first_kana = _alternation(ja_JP.Provider.first_kana_names)
+        self.kana_after = re.compile(
+            f"(?<![{KATAKANA}])(?P<v>(?:{last_kana})(?:[ \t\u3000・]?(?:{first_kana}))?|(?:{first_kana}))(?:{roles})"
+        )
         self.zh_after = re.compile(f"(?:{_alternation(_ZH_AFTER)})")
         self.zh_before = re.compile(
             f"(?:{_alternation(_ZH_BEFORE)})[ \\t]*[:：]?[ \\t]*(?P<v>[{HAN}]{{2,4}})(?![{HAN}])"
@@ -183,6 +191,9 @@ class CjkNameDetector:
                 for m in regex.finditer(text):
                     if lists.korean_name(m.group("v")):
                         spans.append(self._span(m.start("v"), m.end("v"), text))
+        if _HAS_KATAKANA.search(text):
+            for m in lists.kana_after.finditer(text):
+                spans.append(self._span(m.start("v"), m.end("v"), text))
         if _HAS_HAN.search(text):
             for m in lists.ja_after.finditer(text):
                 spans.append(self._span(m.start("v"), m.end("v"), text))
@@ -199,7 +210,9 @@ class CjkNameDetector:
             # again without one ("<name>에게", "<name>に"); the registry's repeated mentions
             # leave scripts without letter case to the detectors that know them.
             names = {s.text: MapEntry(real=s.text, stand_in=s.text, label=Label.PERSON) for s in spans}
-            spans += MentionFinder(list(names.values()), detector=self.name, full_score=0.75).find(text)
+            seen = {(s.start, s.end) for s in spans}
+            spans += [s for s in MentionFinder(list(names.values()), detector=self.name, full_score=0.75).find(text)
+                      if (s.start, s.end) not in seen]
         return spans
 
     def _span(self, start: int, end: int, text: str) -> Span:
