@@ -145,3 +145,14 @@ def test_a_lower_case_guess_of_ner_alone_is_not_sought_again():
     found = {(s.start, s.text) for s in _repeated_mentions(text, [guess, known])}
     assert (25, "zorvex team") not in found  # no word of it is a name the lists know
     assert (59, "halvorsen") in found
+
+
+# -- lists whose items the name lists know ------------------------------------------------------
+
+
+def test_a_list_of_surnames_the_lists_know_makes_its_other_items_names():
+    text = "Seats went to Okafor, Lindqvist, Brzezinski and Quattlebaum after the vote."
+    found = {s.text for s in PersonNameDetector(None)._by_list(text, [])}
+    assert {"Brzezinski", "Quattlebaum"} <= found
+    # Places and ordinary words do not count towards a list of names.
+    assert PersonNameDetector(None)._by_list("We toured Lisbon, Porto, Braga and Quattlebaum.", []) == []

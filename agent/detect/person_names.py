@@ -685,7 +685,17 @@ class PersonNameDetector:
         for match in _LIST.finditer(text):
             items = list(re.finditer(rf"{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?", match.group("items")))
             offset = match.start("items")
-            known = sum(1 for it in items if offset + it.start() in starts)
+            # Found as names already, or a surname/first name several locales' lists know
+            # that is no ordinary word and no place.
+            known = sum(
+                1 for it in items
+                if offset + it.start() in starts or (
+                    " " not in it.group()
+                    and (self._likely_last_name(it.group()) or self._likely_first_name(it.group()))
+                    and not is_common_word(it.group())
+                    and not is_known_place(it.group())
+                )
+            )
             after_cue = _PEOPLE_LIST_CUE.search(text, max(0, offset - 60), offset) is not None
             if not after_cue and (known < 1 or known * 2 < len(items)):
                 continue
