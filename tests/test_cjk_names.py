@@ -163,6 +163,14 @@ def test_ordinary_cjk_sentences_have_no_person(privacy_engine, text):
         "我们的老师很好。",
         "高中老师布置了作业。",
         "大学教授说这个问题很难。",
+        "우리 팀장님은 회의 중이세요.",
+        "이사회 회의가 다음 주로 미뤄졌습니다.",
+        "部長と課長が会議室にいます。",
+        "お医者さんに相談してください。",
+        "店長さんはとても親切です。",
+        "我的中文老师很有耐心。",
+        "历史老师讲得很好。",
+        "音乐老师在教室里。",
     ],
 )
 def test_role_words_beside_ordinary_words_name_nobody(privacy_engine, ordinary):
