@@ -48,6 +48,10 @@ def pool(locale: str, key: str) -> set[str]:
     return set(lexicon().pools[locale][key])
 
 
+def every_pool(*keys: str) -> set[str]:
+    return {name for pools in lexicon().pools.values() for key in keys for name in pools.get(key, ())}
+
+
 # -- persons: a title and one name is a surname -------------------------------------
 @prop
 @given(seed=seeds)
@@ -119,6 +123,19 @@ def test_japanese_names_in_latin_letters_stay_japanese_in_their_order(privacy_en
     assert given_name in japanese_given and family in pool("ja_JP-Latn", "last")
     family, given_name = sent_for(result, "Kobayashi Hiroshi", Label.PERSON).split()
     assert family in pool("ja_JP-Latn", "last") and given_name in pool("ja_JP-Latn", "male")
+
+
+@prop
+@given(seed=seeds)
+def test_a_surname_in_capitals_before_the_given_name_stays_a_surname_in_capitals(privacy_engine, seed):
+    # A class list in the "SURNAME Given" form of French and Moroccan school rosters.
+    text = "Team captains this term: LAMBERT Chloe, then MOREAU Julien for the juniors."
+    result, _ = sanitize(privacy_engine, text, seed, replace=["LAMBERT Chloe", "MOREAU Julien"])
+    for real in ("LAMBERT Chloe", "MOREAU Julien"):
+        family, given_name = sent_for(result, real, Label.PERSON).split()
+        assert family.isupper() and not given_name.isupper(), (real, family, given_name)
+        assert family.title() in every_pool("last"), (real, family)
+        assert given_name in every_pool("male", "female", "any"), (real, given_name)
 
 
 @prop

@@ -116,6 +116,11 @@ class PersonSurrogates:
         if len(core) >= 2 and roles[core[0][0]] == "first" and self.names.family_first(tokens, locale):
             # "Tanaka Hiroshi": the family name first, the given name last.
             roles[core[0][0]], roles[core[-1][0]] = "last", "first"
+        elif (len(core) == 2 and roles[core[0][0]] == "first" and len(tokens[0]) > 1
+              and tokens[0].isupper() and not tokens[1].isupper()):
+            # "DUPONT Marie": rosters and forms write the surname in capitals before the given
+            # name; the stand-in keeps that order ("RAMOS Lucie", not "LUCIE Ramos").
+            roles[core[0][0]], roles[core[-1][0]] = "last", "first"
         firsts = [p for i, p in core if roles[i] == "first"]
         gender = self.names.gender_of(firsts[0], locale) if firsts else "any"
         return roles, locale, gender
