@@ -50,6 +50,14 @@ def test_features_see_the_prompt_and_the_words_around_the_entity():
     assert named[1]["rule_no_opinion"] == 1.0
 
 
+def test_features_read_the_sentence_of_a_cjk_text_not_the_whole_text():
+    # "We meet tomorrow. Lucas brings the papers." in Chinese: "。" ends a sentence with no
+    # space after it, so "Lucas" opens the second sentence.
+    text = "我们明天开会。Lucas会带资料。"
+    rows = extract(text, [_span(text, "Lucas", Label.PERSON, "person_names")], [None])
+    assert dict(zip(FEATURE_NAMES, rows[0]))["sentence_start"] == 1.0
+
+
 def test_logistic_fit_is_deterministic_and_learns_a_simple_rule():
     rng = np.random.default_rng(7)
     x = rng.normal(size=(400, 3)).astype(np.float32)

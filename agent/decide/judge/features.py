@@ -114,10 +114,21 @@ def prompt_features(text: str, n_entities: int) -> list[float]:
     return out
 
 
+# Sentence ends of Latin and CJK scripts ("。" has no space after it, so a Chinese or
+# Japanese text would otherwise be one sentence). A run-on line is cut at _SENTENCE_REACH
+# characters each side: the cues read from a sentence are near the entity, and reading the
+# whole of a long unpunctuated text once per entity made the judge quadratic in its length.
+_SENTENCE_ENDS = ".!?\n。！？"
+_SENTENCE_REACH = 400
+
+
 def _sentence(text: str, start: int, end: int) -> tuple[str, str]:
-    left = max(text.rfind(c, 0, start) for c in ".!?\n")
-    right_candidates = [i for i in (text.find(c, end) for c in ".!?\n") if i >= 0]
-    right = min(right_candidates) if right_candidates else len(text)
+    floor = max(0, start - _SENTENCE_REACH)
+    ceiling = min(len(text), end + _SENTENCE_REACH)
+    left = max(text.rfind(c, floor, start) for c in _SENTENCE_ENDS)
+    left = left if left >= 0 else floor - 1
+    right_candidates = [i for i in (text.find(c, end, ceiling) for c in _SENTENCE_ENDS) if i >= 0]
+    right = min(right_candidates) if right_candidates else ceiling - 1
     return text[left + 1 : start], text[end : right + 1]
 
 
