@@ -85,31 +85,49 @@ _SAME_SCRIPT_AFTER = {"HANGUL": "(?!@)", "KATAKANA": f"(?![{KATAKANA}@])",
                       "HIRAGANA": f"(?![{HIRAGANA}@])", "HAN": "(?!@)"}
 
 
-def _before(first: str) -> str:
-    """The look-behind a stand-in starting with `first` needs to start a word."""
+# Whether a text has any CJK letter. Python compiles a class of the CJK ranges in ~2 ms
+# (it walks every character of the ranges), once per look-around: built into a
+# conversation's alternation for every stand-in, that made restore 10-60 ms. So each
+# conversation compiles a plain Latin version, exact for texts without CJK letters (there
+# "a word character of no CJK script" is any word character), and the script-aware version
+# only when an answer has such letters.
+_ANY_CJK = re.compile(f"[{CJK}]")
+
+
+def has_cjk(text: str) -> bool:
+    return _ANY_CJK.search(text) is not None
+
+
+def _before(first: str, cjk: bool = True) -> str:
+    """The look-behind a stand-in starting with `first` needs to start a word (`cjk`:
+    the text may hold CJK letters)."""
     if first.isalpha():
         script = cjk_script(first)
-        return _SAME_SCRIPT_BEFORE[script] if script else f"(?<!{_NOT_CJK_WORD})(?<!@)"
+        if script:
+            return _SAME_SCRIPT_BEFORE[script]
+        return f"(?<!{_NOT_CJK_WORD})(?<!@)" if cjk else r"(?<![\w@])"
     return r"(?<![\d+(])" if first.isdigit() else ""
 
 
-def _after(last: str) -> str:
+def _after(last: str, cjk: bool = True) -> str:
     """The look-ahead a stand-in ending with `last` needs to end a word."""
     if last.isalpha():
         script = cjk_script(last)
-        return _SAME_SCRIPT_AFTER[script] if script else f"(?!{_NOT_CJK_WORD})(?!@)"
+        if script:
+            return _SAME_SCRIPT_AFTER[script]
+        return f"(?!{_NOT_CJK_WORD})(?!@)" if cjk else r"(?![\w@])"
     return r"(?!\d)" if last.isdigit() else ""
 
 
-def _bounded(surface: str, pattern: str) -> str:
+def _bounded(surface: str, pattern: str, cjk: bool = True) -> str:
     """A stand-in must stand alone: a name not inside a longer word ("Emma" in
     "Emmanuel"), a number not inside a longer number ("2001-06-23" may be followed by
     "T00:00", as it was in the text sent). A change of script is a word's end too.
     Where a stand-in starts with a letter, the screen in front of every alternative (see
     CompiledRestorer._screen) has checked the word start already, with the same _before."""
     first = surface[:1]
-    before = "" if first.isalpha() else _before(first)
-    return f"(?:{before}{pattern}{_after(surface[-1:])})"
+    before = "" if first.isalpha() else _before(first, cjk)
+    return f"(?:{before}{pattern}{_after(surface[-1:], cjk)})"
 
 
 def _digits(text: str) -> str:
@@ -160,7 +178,8 @@ class CompiledRestorer:
         self.by_digits: dict[str, _Target] = {}
         self.by_alnum: dict[str, _Target] = {}
         self.fragments: set[str] = set()  # stand-in pieces to look for when flagging leftovers
-        patterns: list[tuple[int, str]] = []
+        # (length, the surface its word bounds are read from, the pattern's body)
+        patterns: list[tuple[int, str, str]] = []
         names = lexicon()
         for entry in entries:
             if entry.action is Action.KEEP or fold(entry.real) == fold(entry.stand_in):
@@ -194,27 +213,29 @@ class CompiledRestorer:
                 digits = _digits(entry.stand_in)
                 self.by_digits.setdefault(digits, target)
                 # The LLM's own "(" or "+" in front belongs to the number it re-formatted.
-                patterns.append((len(entry.stand_in), _bounded(digits, r"\+?\(?" + _SEPARATORS.join(re.escape(d) for d in digits))))
+                patterns.append((len(entry.stand_in), digits, r"\+?\(?" + _SEPARATORS.join(re.escape(d) for d in digits)))
                 if entry.label is Label.PHONE and len(digits) > 10:
                     # The LLM may drop the country code: match the national number too.
                     national = digits[-10:]
                     self.by_digits.setdefault(national, target)
-                    patterns.append((len(national), _bounded(national, r"\+?\(?" + _SEPARATORS.join(national))))
+                    patterns.append((len(national), national, r"\+?\(?" + _SEPARATORS.join(national)))
                 code = _country_code(entry.stand_in) if entry.label is Label.PHONE else None
                 if code and not digits.startswith(code):
                     # ...or add it (E.164: "+14155550134" for "(415) 555-0134").
                     self.by_digits.setdefault(code + digits, target)
                     body = r"\+" + _SEPARATORS.join(code + digits)
-                    patterns.append((len(entry.stand_in) + 2, _bounded(code + digits, body)))
+                    patterns.append((len(entry.stand_in) + 2, code + digits, body))
             if entry.label is Label.DATE:
                 self._add_date_forms(entry, patterns)
             if entry.label is Label.IBAN:
                 compact = re.sub(r"[\s-]", "", entry.stand_in).upper()
                 self.by_alnum.setdefault(compact, target)
-                patterns.append((len(entry.stand_in), _bounded(compact, r"[\s-]?".join(re.escape(c) for c in compact))))
+                patterns.append((len(entry.stand_in), compact, r"[\s-]?".join(re.escape(c) for c in compact)))
         patterns.sort(key=lambda p: -p[0])
-        self.regex = Alternation(self._screen(), [p for _, p in patterns]) if patterns else None
-        self.max_len = max((n for n, _ in patterns), default=0) + 4
+        self._patterns = patterns
+        self._regexes: dict[bool, Alternation] = {}  # by "the text has CJK letters"
+        self.has_patterns = bool(patterns)
+        self.max_len = max((n for n, _, _ in patterns), default=0) + 4
         self._has_digits = bool(self.by_digits or self.by_alnum)
 
     @cached_property
@@ -222,7 +243,18 @@ class CompiledRestorer:
         """Every beginning of a stand-in (folded): for streaming only, built on first use."""
         return frozenset(key[:i] for key in self.literal for i in range(1, len(key) + 1))
 
-    def _screen(self) -> str:
+    def regex_for(self, source: str) -> Alternation | None:
+        """The compiled alternation for searching `source` (see has_cjk)."""
+        if not self._patterns:
+            return None
+        cjk = has_cjk(source)
+        regex = self._regexes.get(cjk)
+        if regex is None:
+            alternatives = [_bounded(surface, body, cjk) for _, surface, body in self._patterns]
+            regex = self._regexes[cjk] = Alternation(self._screen(cjk), alternatives)
+        return regex
+
+    def _screen(self, cjk: bool) -> str:
         """Most positions of an answer start no stand-in: inside a word (a stand-in that
         starts with a letter needs a word start, see _bounded) or at a character no stand-in
         starts with. This look-around turns them away before the long alternation is
@@ -235,14 +267,14 @@ class CompiledRestorer:
         by_before: dict[str, list[str]] = {}  # letters grouped by the word start they need
         for c in sorted(firsts):
             if c.isalpha():
-                by_before.setdefault(_before(c), []).append(re.escape(c))
+                by_before.setdefault(_before(c, cjk), []).append(re.escape(c))
         others = "".join(re.escape(c) for c in sorted(firsts) if c and not c.isalpha())
         # The one-character look-ahead first: it turns most positions away at once.
         screens = [f"(?=[{''.join(letters)}]){before}" for before, letters in by_before.items()]
         screens += [f"(?=[{others}])"] if others else []
         return f"(?:{'|'.join(screens)})"
 
-    def _add_date_forms(self, entry: MapEntry, patterns: list[tuple[int, str]]) -> None:
+    def _add_date_forms(self, entry: MapEntry, patterns: list[tuple[int, str, str]]) -> None:
         """A shifted date the LLM writes another way ("1997-05-08" for "May 8, 1997") is
         the real date written that way."""
         said, real = parse_date(entry.stand_in), parse_date(entry.real)
@@ -253,7 +285,7 @@ class CompiledRestorer:
             if fold(surface) != fold(entry.stand_in):
                 self._add_literal(surface, _Target(render(real), surface, Label.DATE), patterns)
 
-    def _add_literal(self, surface: str, target: _Target, patterns: list[tuple[int, str]]) -> None:
+    def _add_literal(self, surface: str, target: _Target, patterns: list[tuple[int, str, str]]) -> None:
         key = fold(surface)
         if key in self.literal:
             # Case variants of one value ("ReLU"/"relu") share a folded stand-in.
@@ -261,7 +293,7 @@ class CompiledRestorer:
                 self.literal[key].append(target)
             return
         self.literal[key] = [target]
-        patterns.append((len(surface), _bounded(surface, r"\s+".join(re.escape(part) for part in surface.split()))))
+        patterns.append((len(surface), surface, r"\s+".join(re.escape(part) for part in surface.split())))
 
     def lookup(self, found: str) -> _Target | None:
         candidates = self.literal.get(fold(found))
@@ -276,7 +308,7 @@ class CompiledRestorer:
 
     def hold_back(self, pending: str) -> int:
         """How many trailing characters of pending might start a stand-in."""
-        if not self.regex:
+        if not self.has_patterns:
             return 0
         folded = pending.casefold()
         hold = 0
@@ -295,7 +327,7 @@ class CompiledRestorer:
     ) -> tuple[str, list[RestoredSpan]]:
         """(restored text, spans with offsets shifted by `offset`). The contexts are the
         characters around text in a stream, for the word-boundary checks only."""
-        if self.regex is None:
+        if not self.has_patterns:
             return text, []
         out: list[str] = []
         spans: list[RestoredSpan] = []
@@ -303,7 +335,9 @@ class CompiledRestorer:
         length = offset
         source = context_before + text + context_after
         shift = len(context_before)
-        for match in self.regex.finditer(source, shift, shift + len(text) + len(context_after)):
+        regex = self.regex_for(source)
+        assert regex is not None
+        for match in regex.finditer(source, shift, shift + len(text) + len(context_after)):
             start, end = match.start() - shift, match.end() - shift
             if end > len(text):
                 break
@@ -380,10 +414,12 @@ class StreamingRestorer:
         self._pending += chunk
         hold = self._compiled.hold_back(self._pending)
         cut = len(self._pending) - hold
-        if self._compiled.regex is not None and cut > 0:
+        if self._compiled.has_patterns and cut > 0:
             # A match that starts before the cut but ends after it must wait whole.
             source = self._last_char + self._pending
-            for match in self._compiled.regex.finditer(source, len(self._last_char)):
+            regex = self._compiled.regex_for(source)
+            assert regex is not None
+            for match in regex.finditer(source, len(self._last_char)):
                 start = match.start() - len(self._last_char)
                 end = match.end() - len(self._last_char)
                 if start < cut < end:
