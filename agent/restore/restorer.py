@@ -17,8 +17,8 @@ import phonenumbers
 
 from agent.entities import Action, Label, RestoredSpan, RestoreResult
 from agent.knowledge.names import lexicon
-from agent.knowledge.scripts import CJK, HANGUL, HIRAGANA, KATAKANA, cjk_script
 from agent.knowledge.person_words import parse_name
+from agent.knowledge.scripts import CJK, HANGUL, HIRAGANA, KATAKANA, cjk_script
 from agent.knowledge.words import is_common_word
 from agent.restore.alternation import Alternation
 from agent.restore.dates import DATE_RENDERINGS, parse_date
