@@ -16,12 +16,19 @@ from dataclasses import replace
 from agent.detect.base import DetectionContext
 from agent.detect.memory import MentionFinder
 from agent.entities import Label, Span
+from agent.knowledge.scripts import (
+    CJK,
+    CJK_LETTER,
+    HAN,
+    HANGUL,
+    KATAKANA,
+    KOREAN_PARTICLES,
+    cjk_script,
+)
 from agent.session.conversation import MapEntry
-from agent.knowledge.scripts import CJK, HAN, HANGUL, KATAKANA, KOREAN_PARTICLES, cjk_script
 
 # Labels whose values are names of things (not numbers or dates written in a CJK way).
 _NAME_LABELS = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC})
-_HAS_CJK = re.compile(f"[{CJK}]")
 _HAS_HANGUL = re.compile(f"[{HANGUL}]")
 _HAS_HAN = re.compile(f"[{HAN}]")
 _HAS_KATAKANA = re.compile(f"[{KATAKANA}]")
@@ -35,13 +42,13 @@ def trim_at_script_change(span: Span) -> Span:
     """The span cut to its Latin name where it runs into CJK letters: "Velmora은" ->
     "Velmora", "Ines Varga先生は来週" -> "Ines Varga", "给Ingrid" -> "Ingrid", "후에
     Ingrid에게" -> "Ingrid". A span in one script, or of another label, is returned as it is."""
-    if span.label not in _NAME_LABELS or not _HAS_CJK.search(span.text):
+    if span.label not in _NAME_LABELS or not CJK_LETTER.search(span.text):
         return span
     text, start = span.text, span.start
     lead = _CJK_BEFORE_LATIN_NAME.match(text)
     if lead:
         text, start = text[lead.end():], start + lead.end()
-    if not _HAS_CJK.match(text):
+    if not CJK_LETTER.match(text):
         cut = _LATIN_THEN_CJK.search(text)
         if cut:
             text = text[: cut.start()].rstrip()
@@ -182,7 +189,7 @@ class CjkNameDetector:
     labels = frozenset({Label.PERSON})
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
-        if not _HAS_CJK.search(text):
+        if not CJK_LETTER.search(text):
             return []
         lists = _name_lists()
         spans: list[Span] = []
@@ -231,6 +238,6 @@ def cjk_names_first(spans: list[Span]) -> list[Span]:
     return [
         s for s in spans
         if s.detector != "spacy"
-        or not ((_HAS_CJK.search(s.text) and _NO_LATIN.match(s.text))
+        or not ((CJK_LETTER.search(s.text) and _NO_LATIN.match(s.text))
                 or any(f.start < s.end and s.start < f.end for f in found))
     ]

@@ -16,8 +16,16 @@ from agent.detect.base import DetectionContext
 from agent.detect.validators import digits_of
 from agent.entities import Action, Label, Span
 from agent.knowledge.not_names import CALENDAR_WORDS
-from agent.knowledge.scripts import CJK, HAN, HANGUL, HIRAGANA, KOREAN_PARTICLES, cjk_script
 from agent.knowledge.person_words import TITLE_WORDS
+from agent.knowledge.scripts import (
+    CJK,
+    HAN,
+    HANGUL,
+    HIRAGANA,
+    KOREAN_PARTICLES,
+    cjk_script,
+    has_cjk,
+)
 from agent.session.conversation import MapEntry, fold
 from agent.session.map_cache import MapCache
 
@@ -161,7 +169,7 @@ def _prepared(text: str) -> tuple[str, Sequence[int], list[int], list[int]]:
         for run in _LONG_WHITESPACE.finditer(text):
             dropped[run.start() + 1 : run.end()] = b"\x01" * (run.end() - run.start() - 1)
         at = [i - d for i, d in enumerate(accumulate(dropped, initial=0))]
-    cjk = _HAS_CJK.search(text) is not None
+    cjk = has_cjk(text)
     ends = [m.start() for m in (_CJK_END if cjk else _END).finditer(text)] + [len(text)]
     starts = [m.start() for m in (_CJK_START if cjk else _START).finditer(text)]
     parts = (flat, at, ends, starts)
@@ -203,7 +211,6 @@ _END = re.compile(r"[^\w\s]|\s(?<!\s\s)")  # not whitespace after whitespace: in
 _START = re.compile(r"(?<!\w)\S")
 # In a text with Chinese, Japanese or Korean letters, a Latin word glued to them ends (or
 # starts) where the script changes: "<name>은", "<name>さん", "给<name>".
-_HAS_CJK = re.compile(f"[{CJK}]")
 _LATIN_WORD = f"[^\\W{CJK}]"
 # A Korean word ends before the particle glued to it ("<name>에게", "<name>님이"), a
 # Japanese one where kanji meet kana ("<name>さん", "<name>に").

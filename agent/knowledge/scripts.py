@@ -23,6 +23,16 @@ CJK = HANGUL + HIRAGANA + KATAKANA + HAN
 _SCRIPTS = re.compile(f"(?P<HANGUL>[{HANGUL}])|(?P<HAN>[{HAN}])|(?P<HIRAGANA>[{HIRAGANA}])|(?P<KATAKANA>[{KATAKANA}])")
 
 
+# One CJK letter. Python compiles a class of these ranges in a few milliseconds (it walks
+# every character of them): compiled once here, for every module that asks.
+CJK_LETTER = re.compile(f"[{CJK}]")
+
+
+def has_cjk(text: str) -> bool:
+    """Whether `text` has any Chinese, Japanese or Korean letter."""
+    return CJK_LETTER.search(text) is not None
+
+
 @lru_cache(maxsize=8192)
 def cjk_script(char: str) -> str | None:
     """"HANGUL", "HIRAGANA", "KATAKANA" or "HAN" for a letter of those scripts, else None."""

@@ -18,7 +18,7 @@ import phonenumbers
 from agent.entities import Action, Label, RestoredSpan, RestoreResult
 from agent.knowledge.names import lexicon
 from agent.knowledge.person_words import parse_name
-from agent.knowledge.scripts import CJK, HANGUL, HIRAGANA, KATAKANA, cjk_script
+from agent.knowledge.scripts import CJK, HANGUL, HIRAGANA, KATAKANA, cjk_script, has_cjk
 from agent.knowledge.words import is_common_word
 from agent.restore.alternation import Alternation
 from agent.restore.dates import DATE_RENDERINGS, parse_date
@@ -85,17 +85,12 @@ _SAME_SCRIPT_AFTER = {"HANGUL": "(?!@)", "KATAKANA": f"(?![{KATAKANA}@])",
                       "HIRAGANA": f"(?![{HIRAGANA}@])", "HAN": "(?!@)"}
 
 
-# Whether a text has any CJK letter. Python compiles a class of the CJK ranges in ~2 ms
-# (it walks every character of the ranges), once per look-around: built into a
-# conversation's alternation for every stand-in, that made restore 10-60 ms. So each
-# conversation compiles a plain Latin version, exact for texts without CJK letters (there
-# "a word character of no CJK script" is any word character), and the script-aware version
-# only when an answer has such letters.
-_ANY_CJK = re.compile(f"[{CJK}]")
-
-
-def has_cjk(text: str) -> bool:
-    return _ANY_CJK.search(text) is not None
+# Python compiles a class of the CJK ranges in ~2 ms (it walks every character of the
+# ranges), once per look-around: built into a conversation's alternation for every
+# stand-in, that made restore 10-60 ms. So each conversation compiles a plain Latin
+# version, exact for texts without CJK letters (there "a word character of no CJK script"
+# is any word character), and the script-aware version only when an answer has such
+# letters (has_cjk).
 
 
 def _before(first: str, cjk: bool = True) -> str:
