@@ -135,6 +135,8 @@ def kinship_letters(text: str) -> frozenset[str]:
     for m in _KIN_LETTER.finditer(text):
         letters.update(v for v in m.groups() if v)
     return frozenset(letters) if len(letters) >= 2 else frozenset()
+
+
 # Rosters and sign-up sheets write the surname in capitals next to the given name
 # ("NOVAK Ilse", "Ilse NOVAK"). The capitals word has 3+ letters; the given name is one word.
 _CAPS_SURNAME = r"[A-ZÀ-ÖØ-Þ]{2,}[A-ZÀ-ÖØ-Þ'’](?:-[A-ZÀ-ÖØ-Þ]{2,})?"
@@ -231,7 +233,9 @@ class PersonNameDetector:
             surname = caps.title()
             if given in NOT_NAMES or given in CALENDAR_WORDS or is_known_place(surname) or is_known_place(given):
                 continue
-            if caps.casefold() in NOT_ENTITIES or is_common_word(caps.casefold()) or is_common_word(given.casefold()) and not names.is_first_name(given):
+            if caps.casefold() in NOT_ENTITIES or is_common_word(caps.casefold()) or (
+                is_common_word(given.casefold()) and not names.is_first_name(given)
+            ):
                 continue  # "NEW Release", "FREE Shipping": a shouted word, not a surname
             known_given = names.is_first_name(given) and not is_common_word(given.casefold())
             pairs.append((m.start(), m.end(), m.group(), known_given, names.is_last_name(surname)))
