@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agent import paths
+from agent.decide.pasted import in_pasted_document
 from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
@@ -270,10 +271,14 @@ _HANDED_OVER_NOUNS = (
     r"sentences?|statement|paper|section|answer|reply|draft|bio|summary|job\s+description"
 )
 # Not a story or lyrics (one handed over to continue needs its characters).
-_REWORD_VERBS = r"re-?write|rephrase|paraphrase|reword|proof-?read|shorten|condense|polish|simplify|edit|correct|fix|improve|summari[sz]e|translate"
+_REWORD_VERBS = r"re-?write|rephrase|paraphrase|reword|proof[\s\-]?read|shorten|condense|polish|simplify|edit|correct|fix|improve|summari[sz]e|translate"
+# The handed-over text may follow in quotes instead of after a colon: 'rephrase this "..."'
+# (a passage, not a quoted title: 80 characters before the quote closes; a single quote
+# inside a word, "it's", does not close it).
+_OPENING_QUOTE = r"(?=\s*(?:[\"“«][^\"”»\n]{80}|['‘](?:[^'’\n]|['’]\w){80}))"
 _HANDED_OVER = re.compile(
-    rf"(?i)(?:\b(?:{_REWORD_VERBS})\b(?:\s*:|[^.!?\n]{{0,50}}?\b(?:this|these|the\s+following|below)\b[^.!?\n:]{{0,60}}?(?::|\n|$))|"
-    rf"\b(?:the\s+following|this|the|my)\s+(?:[\w\-]+\s+){{0,2}}?(?:{_HANDED_OVER_NOUNS})\s*(?:below\s*)?(?::|\n)|"
+    rf"(?i)(?:\b(?:{_REWORD_VERBS})\b(?:\s*:|[^.!?\n]{{0,50}}?\b(?:this|these|the\s+following|below)\b[^.!?\n:]{{0,60}}?(?::|\n|$|{_OPENING_QUOTE}))|"
+    rf"\b(?:the\s+following|this|the|my)\s+(?:[\w\-]+\s+){{0,2}}?(?:{_HANDED_OVER_NOUNS})\s*(?:below\s*)?(?::|\n|{_OPENING_QUOTE})|"
     r"\bthe\s+following\s*(?::|\n))"
 )
 # "Answer the following:", "solve the following:": questions, which name what they ask about.
@@ -291,10 +296,12 @@ def _handed_over_start(text: str) -> int:
 
 
 def in_handed_over_text(text: str, span: Span) -> bool:
-    """Is the entity inside a text the prompt hands over to work on? (A place or group in a
-    text to translate is not: its translated name would no longer match its stand-in.)"""
+    """Is the entity inside a text the prompt hands over to work on, announced ("Rewrite
+    this:") or not (a pasted letter, a long quotation: agent/decide/pasted.py)? (A place or
+    group in a text to translate is not: its translated name would no longer match its
+    stand-in.)"""
     start = _handed_over_start(text)
-    if start < 0 or span.start < start:
+    if (start < 0 or span.start < start) and not in_pasted_document(text, span.start, span.end):
         return False
     return not (span.label in (Label.LOCATION, Label.NORP) and _TRANSLATION.search(text))
 
