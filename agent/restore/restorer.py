@@ -22,10 +22,15 @@ from agent.knowledge.scripts import CJK, HANGUL, HIRAGANA, KATAKANA, cjk_script,
 from agent.knowledge.words import is_common_word
 from agent.restore.alternation import Alternation
 from agent.restore.dates import DATE_RENDERINGS, parse_date
+from agent.restore.probes import Prefilter, Probe
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute.rng import digits_into
 
 _DIGIT_LABELS = (Label.PHONE, Label.CREDIT_CARD, Label.SSN)
+_MAX_COMPILED = 64  # alternations kept per conversation map (one per subset of its patterns)
+# A substring test costs ~0.6 ns per character of the answer, compiling a pattern ~15-30 us:
+# in an answer longer than this, compiling every pattern is cheaper than testing them.
+_PROBED_MAX_CHARS = 20_000
 _SEPARATORS = r"[\s().\-]*"
 
 
@@ -114,15 +119,16 @@ def _after(last: str, cjk: bool = True) -> str:
     return r"(?!\d)" if last.isdigit() else ""
 
 
-def _bounded(surface: str, pattern: str, cjk: bool = True) -> str:
-    """A stand-in must stand alone: a name not inside a longer word ("Emma" in
-    "Emmanuel"), a number not inside a longer number ("2001-06-23" may be followed by
-    "T00:00", as it was in the text sent). A change of script is a word's end too.
-    Where a stand-in starts with a letter, the screen in front of every alternative (see
-    CompiledRestorer._screen) has checked the word start already, with the same _before."""
+def _bounds(surface: str, cjk: bool = True) -> tuple[str, str]:
+    """The look-behind and look-ahead around a stand-in's pattern: a stand-in must stand
+    alone: a name not inside a longer word (the start of a longer name), a number not inside a
+    longer number ("2001-06-23" may be followed by "T00:00", as it was in the text sent).
+    A change of script is a word's end too. Where a stand-in starts with a letter, the
+    screen in front of every alternative (see CompiledRestorer._screen) has checked the
+    word start already, with the same _before."""
     first = surface[:1]
     before = "" if first.isalpha() else _before(first, cjk)
-    return f"(?:{before}{pattern}{_after(surface[-1:], cjk)})"
+    return before, _after(surface[-1:], cjk)
 
 
 def _digits(text: str) -> str:
@@ -173,8 +179,9 @@ class CompiledRestorer:
         self.by_digits: dict[str, _Target] = {}
         self.by_alnum: dict[str, _Target] = {}
         self.fragments: set[str] = set()  # stand-in pieces to look for when flagging leftovers
-        # (length, the surface its word bounds are read from, the pattern's body)
-        patterns: list[tuple[int, str, str]] = []
+        # (length, the surface its word bounds are read from, the pattern's body, the test
+        # of whether the body may match an answer at all)
+        patterns: list[tuple[int, str, str, Probe]] = []
         names = lexicon()
         for entry in entries:
             if entry.action is Action.KEEP or fold(entry.real) == fold(entry.stand_in):
@@ -208,29 +215,33 @@ class CompiledRestorer:
                 digits = _digits(entry.stand_in)
                 self.by_digits.setdefault(digits, target)
                 # The LLM's own "(" or "+" in front belongs to the number it re-formatted.
-                patterns.append((len(entry.stand_in), digits, r"\+?\(?" + _SEPARATORS.join(re.escape(d) for d in digits)))
+                patterns.append((len(entry.stand_in), digits, r"\+?\(?" + _SEPARATORS.join(re.escape(d) for d in digits),
+                                 Probe.digits(digits)))
                 if entry.label is Label.PHONE and len(digits) > 10:
                     # The LLM may drop the country code: match the national number too.
                     national = digits[-10:]
                     self.by_digits.setdefault(national, target)
-                    patterns.append((len(national), national, r"\+?\(?" + _SEPARATORS.join(national)))
+                    patterns.append((len(national), national, r"\+?\(?" + _SEPARATORS.join(national), Probe.digits(national)))
                 code = _country_code(entry.stand_in) if entry.label is Label.PHONE else None
                 if code and not digits.startswith(code):
                     # ...or add it (E.164: "+14155550134" for "(415) 555-0134").
                     self.by_digits.setdefault(code + digits, target)
                     body = r"\+" + _SEPARATORS.join(code + digits)
-                    patterns.append((len(entry.stand_in) + 2, code + digits, body))
+                    patterns.append((len(entry.stand_in) + 2, code + digits, body, Probe.digits(code + digits)))
             if entry.label is Label.DATE:
                 self._add_date_forms(entry, patterns)
             if entry.label is Label.IBAN:
                 compact = re.sub(r"[\s-]", "", entry.stand_in).upper()
                 self.by_alnum.setdefault(compact, target)
-                patterns.append((len(entry.stand_in), compact, r"[\s-]?".join(re.escape(c) for c in compact)))
+                patterns.append((len(entry.stand_in), compact, r"[\s-]?".join(re.escape(c) for c in compact),
+                                 Probe.compact(compact)))
         patterns.sort(key=lambda p: -p[0])
         self._patterns = patterns
-        self._regexes: dict[bool, Alternation] = {}  # by "the text has CJK letters"
+        self._prefilter = Prefilter([probe for _, _, _, probe in patterns])
+        # by "the text has CJK letters" and which patterns may match it (their indices)
+        self._regexes: dict[tuple[bool, tuple[int, ...]], tuple[frozenset[int], Alternation]] = {}
         self.has_patterns = bool(patterns)
-        self.max_len = max((n for n, _, _ in patterns), default=0) + 4
+        self.max_len = max((n for n, _, _, _ in patterns), default=0) + 4
         self._has_digits = bool(self.by_digits or self.by_alnum)
 
     @cached_property
@@ -239,26 +250,48 @@ class CompiledRestorer:
         return frozenset(key[:i] for key in self.literal for i in range(1, len(key) + 1))
 
     def regex_for(self, source: str) -> Alternation | None:
-        """The compiled alternation for searching `source` (see has_cjk)."""
+        """The compiled alternation for searching `source` (see has_cjk): of the patterns
+        that may match it only (None when none may). Compiling each stand-in's pattern
+        with its look-arounds was most of the restore time of a short answer (a date has
+        ten written forms, a person their name parts), and an answer holds few of them.
+        Leaving out an alternative that matches nowhere in `source` changes no match (the
+        first alternative that matches at the leftmost position still wins)."""
         if not self._patterns:
             return None
+        if len(source) > _PROBED_MAX_CHARS:
+            present = tuple(range(len(self._patterns)))
+        else:
+            present = self._prefilter.present(source)
+            if not present:
+                return None
         cjk = has_cjk(source)
-        regex = self._regexes.get(cjk)
+        cached = self._regexes.get((cjk, present))
+        regex = cached[1] if cached else None
         if regex is None:
-            alternatives = [_bounded(surface, body, cjk) for _, surface, body in self._patterns]
-            regex = self._regexes[cjk] = Alternation(self._screen(cjk), alternatives)
+            # One compiled for more patterns finds the same here (the others match nowhere
+            # in `source`): a streamed chunk reuses the one of the answer so far.
+            wanted = frozenset(present)
+            regex = next((r for (c, _), (p, r) in self._regexes.items() if c == cjk and wanted <= p), None)
+        if regex is None:
+            if len(self._regexes) >= _MAX_COMPILED:  # a long stream meets many subsets
+                self._regexes.clear()
+            chosen = [self._patterns[i] for i in present]
+            parts = [(before, body, after) for _, surface, body, _ in chosen for before, after in [_bounds(surface, cjk)]]
+            regex = Alternation.bounded(self._screen(cjk, chosen), parts)
+            self._regexes[cjk, present] = (frozenset(present), regex)
         return regex
 
-    def _screen(self, cjk: bool) -> str:
+    def _screen(self, cjk: bool, chosen: list[tuple[int, str, str, Probe]]) -> str:
         """Most positions of an answer start no stand-in: inside a word (a stand-in that
-        starts with a letter needs a word start, see _bounded) or at a character no stand-in
+        starts with a letter needs a word start, see _bounds) or at a character no stand-in
         starts with. This look-around turns them away before the long alternation is
         tried (restore of long answers ~2x faster)."""
-        # Surfaces are stored folded (and label forms differ from their stand-in: "Person_1"
-        # for "[PERSON_1]"); the regex ignores case, so one case of each first letter will do.
-        firsts = {key[:1] for key in self.literal} | set("+(")
-        firsts |= {t.stand_in[:1] for targets in self.literal.values() for t in targets}
-        firsts |= {d[:1] for d in self.by_digits} | {a[:1] for a in self.by_alnum}
+        # The first character of each alternative's surface (a number's pattern may start
+        # with the LLM's own "+" or "("); the regex ignores case, so it is enough for each
+        # letter, and its folded form is added as the map's keys are folded.
+        firsts = {surface[:1] for _, surface, _, _ in chosen} | {fold(surface)[:1] for _, surface, _, _ in chosen}
+        if any(surface[:1].isdigit() for _, surface, _, _ in chosen):
+            firsts |= set("+(")
         by_before: dict[str, list[str]] = {}  # letters grouped by the word start they need
         for c in sorted(firsts):
             if c.isalpha():
@@ -269,7 +302,7 @@ class CompiledRestorer:
         screens += [f"(?=[{others}])"] if others else []
         return f"(?:{'|'.join(screens)})"
 
-    def _add_date_forms(self, entry: MapEntry, patterns: list[tuple[int, str, str]]) -> None:
+    def _add_date_forms(self, entry: MapEntry, patterns: list[tuple[int, str, str, Probe]]) -> None:
         """A shifted date the LLM writes another way ("1997-05-08" for "May 8, 1997") is
         the real date written that way."""
         said, real = parse_date(entry.stand_in), parse_date(entry.real)
@@ -280,7 +313,7 @@ class CompiledRestorer:
             if fold(surface) != fold(entry.stand_in):
                 self._add_literal(surface, _Target(render(real), surface, Label.DATE), patterns)
 
-    def _add_literal(self, surface: str, target: _Target, patterns: list[tuple[int, str, str]]) -> None:
+    def _add_literal(self, surface: str, target: _Target, patterns: list[tuple[int, str, str, Probe]]) -> None:
         key = fold(surface)
         if key in self.literal:
             # Case variants of one value ("ReLU"/"relu") share a folded stand-in.
@@ -288,7 +321,7 @@ class CompiledRestorer:
                 self.literal[key].append(target)
             return
         self.literal[key] = [target]
-        patterns.append((len(surface), surface, r"\s+".join(re.escape(part) for part in surface.split())))
+        patterns.append((len(surface), surface, r"\s+".join(re.escape(part) for part in surface.split()), Probe.words(surface)))
 
     def lookup(self, found: str) -> _Target | None:
         candidates = self.literal.get(fold(found))
@@ -331,7 +364,8 @@ class CompiledRestorer:
         source = context_before + text + context_after
         shift = len(context_before)
         regex = self.regex_for(source)
-        assert regex is not None
+        if regex is None:  # no stand-in of the map is in the text
+            return text, []
         for match in regex.finditer(source, shift, shift + len(text) + len(context_after)):
             start, end = match.start() - shift, match.end() - shift
             if end > len(text):
@@ -413,8 +447,8 @@ class StreamingRestorer:
             # A match that starts before the cut but ends after it must wait whole.
             source = self._last_char + self._pending
             regex = self._compiled.regex_for(source)
-            assert regex is not None
-            for match in regex.finditer(source, len(self._last_char)):
+            matches = regex.finditer(source, len(self._last_char)) if regex is not None else ()
+            for match in matches:
                 start = match.start() - len(self._last_char)
                 end = match.end() - len(self._last_char)
                 if start < cut < end:
