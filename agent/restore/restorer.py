@@ -12,6 +12,7 @@ import re
 import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import EllipsisType
 
 import phonenumbers
 
@@ -79,15 +80,19 @@ def _title_word(word: str) -> str:
 
 # A word character of no CJK script: a Latin stand-in glued to a Korean particle or a
 # Japanese honorific ("<name>은", "<name>さん", "<name>先生") ends where the script changes.
-_NOT_CJK_WORD = f"[^\\W{CJK}]"
+# The classes below are written case-sensitive ((?-i:...)) inside the case-insensitive
+# alternation: they hold the same characters either way (tests/test_restore_prefilter.py
+# checks every code point), and Python compiles a case-insensitive class of the CJK ranges
+# ~3x slower (it looks up the case of every character of the ranges).
+_NOT_CJK_WORD = f"(?-i:[^\\W{CJK}])"
 # What may not touch a stand-in that starts or ends with a letter of these scripts: Korean
 # glues particles to the end of a name (anything may follow it), Chinese and Japanese
 # write no spaces (a name in Han characters may touch anything); a Katakana or Hiragana
 # run continues with letters of its own kind.
-_SAME_SCRIPT_BEFORE = {"HANGUL": f"(?<![{HANGUL}@])", "KATAKANA": f"(?<![{KATAKANA}@])",
-                       "HIRAGANA": f"(?<![{HIRAGANA}@])", "HAN": "(?<!@)"}
-_SAME_SCRIPT_AFTER = {"HANGUL": "(?!@)", "KATAKANA": f"(?![{KATAKANA}@])",
-                      "HIRAGANA": f"(?![{HIRAGANA}@])", "HAN": "(?!@)"}
+_SAME_SCRIPT_BEFORE = {"HANGUL": f"(?<!(?-i:[{HANGUL}@]))", "KATAKANA": f"(?<!(?-i:[{KATAKANA}@]))",
+                       "HIRAGANA": f"(?<!(?-i:[{HIRAGANA}@]))", "HAN": "(?<!@)"}
+_SAME_SCRIPT_AFTER = {"HANGUL": "(?!@)", "KATAKANA": f"(?!(?-i:[{KATAKANA}@]))",
+                      "HIRAGANA": f"(?!(?-i:[{HIRAGANA}@]))", "HAN": "(?!@)"}
 
 
 # Python compiles a class of the CJK ranges in ~2 ms (it walks every character of the
@@ -351,10 +356,14 @@ class CompiledRestorer:
         return hold
 
     def restore(
-        self, text: str, *, offset: int = 0, context_before: str = "", context_after: str = ""
+        self, text: str, *, offset: int = 0, context_before: str = "", context_after: str = "",
+        regex: Alternation | None | EllipsisType = ...,
     ) -> tuple[str, list[RestoredSpan]]:
         """(restored text, spans with offsets shifted by `offset`). The contexts are the
-        characters around text in a stream, for the word-boundary checks only."""
+        characters around text in a stream, for the word-boundary checks only. `regex`: the
+        alternation regex_for gave for a text that holds context_before + text +
+        context_after (the same matches here: a pattern that may match a part may match
+        the whole), so a stream probes each chunk once."""
         if not self.has_patterns:
             return text, []
         out: list[str] = []
@@ -363,7 +372,8 @@ class CompiledRestorer:
         length = offset
         source = context_before + text + context_after
         shift = len(context_before)
-        regex = self.regex_for(source)
+        if regex is ...:
+            regex = self.regex_for(source)
         if regex is None:  # no stand-in of the map is in the text
             return text, []
         for match in regex.finditer(source, shift, shift + len(text) + len(context_after)):
@@ -443,6 +453,7 @@ class StreamingRestorer:
         self._pending += chunk
         hold = self._compiled.hold_back(self._pending)
         cut = len(self._pending) - hold
+        regex: Alternation | None | EllipsisType = ...
         if self._compiled.has_patterns and cut > 0:
             # A match that starts before the cut but ends after it must wait whole.
             source = self._last_char + self._pending
@@ -454,19 +465,21 @@ class StreamingRestorer:
                 if start < cut < end:
                     cut = start
                     break
-        return self._emit(cut)
+        return self._emit(cut, regex)
 
     def finish(self) -> RestoredChunk:
         return self._emit(len(self._pending))
 
-    def _emit(self, cut: int) -> RestoredChunk:
+    def _emit(self, cut: int, regex: Alternation | None | EllipsisType = ...) -> RestoredChunk:
+        """Restore and show pending[:cut]; `regex`: regex_for(last char + pending), if known."""
         if cut <= 0:
             return RestoredChunk("")
         ready = self._pending[:cut]
         # A stand-in ending exactly at the cut is safe: hold_back kept back any ending that
         # the next characters could still extend.
         restored, spans = self._compiled.restore(
-            ready, offset=self._emitted, context_before=self._last_char, context_after=self._pending[cut : cut + 1]
+            ready, offset=self._emitted, context_before=self._last_char, context_after=self._pending[cut : cut + 1],
+            regex=regex,
         )
         self._pending = self._pending[cut:]
         self._last_char = ready[-1:]
