@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from agent.config import default_settings
+from agent.decide.decider import Decider
 from agent.decide.pasted import in_pasted_document, pasted_regions
 from agent.decide.relevance import RelevanceRules
-from agent.entities import Label, Span
+from agent.entities import Action, Label, Span
 
 _REASON = "in a text handed over to work on"
 
@@ -52,6 +54,8 @@ def test_a_handed_over_text_in_quotes_or_after_proof_read(text):
         f'My neighbour sent me this and I do not follow it: "Hi, {_NOTE}"',
         # a letter greeting someone by name
         f"Hello Marta,\n{_NOTE}\nSee you soon",
+        # a greeting for the time of day, to someone by name
+        f"Good morning Marta,\n{_NOTE}\nSee you soon",
         # a letter's sign-off, with no greeting
         f"Quick update: {_NOTE} Kind regards, Ines",
         # a short request after the text
@@ -88,4 +92,21 @@ def test_a_request_is_not_a_pasted_document(text):
 def test_a_short_quoted_title_is_not_a_handed_over_text():
     text = "Summarize the essay 'Rivers' by Varga (2017) and say how its views on soil have aged."
     verdict = _verdict(text, "Varga", Label.PERSON)
+    assert verdict is not None and verdict.keep
+
+
+def test_the_decider_swaps_a_weak_keep_of_a_pasted_letter():
+    # a known place with no trip word: a weak keep the rules leave to the judge; inside a
+    # letter it is the letter's detail, whatever the judge says
+    text = "Hello Odile,\nthe signed forms went to Lisbon on Monday and the rest follows soon.\nSee you soon"
+    span = _span(text, "Lisbon", Label.LOCATION)
+    rule = RelevanceRules().verdict(text, span)
+    assert rule is not None and rule.keep and rule.confidence < 0.8
+    decision = Decider(default_settings()).decide(text, [span])[0]
+    assert decision.action is not Action.KEEP and decision.reason == _REASON
+
+
+def test_what_a_new_song_must_have_is_not_a_handed_over_text():
+    text = "Write a song with the following:\n- a girl visits Portugal for the first time\n- she misses home"
+    verdict = _verdict(text, "Portugal")
     assert verdict is not None and verdict.keep

@@ -73,6 +73,9 @@ class Decider:
                 keep, reason = learned_verdict, "judge: " + ("needed for the answer" if learned_verdict else "not needed for the answer")
             if model_verdict is not None and (rule is None or rule.confidence < 0.85):
                 keep, reason = model_verdict, "local model: " + ("needed for the answer" if model_verdict else "not needed")
+            handed_over = self.rules.handed_over(text, span) if keep else None
+            if handed_over is not None:
+                keep, reason = handed_over.keep, handed_over.reason
             action = Action.KEEP if keep else self._swap_action()
             decisions[index] = Decision(span, action, reason, public=keep)
         return _consistent([d for d in decisions if d is not None])

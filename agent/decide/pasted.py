@@ -28,10 +28,11 @@ _INTRODUCED = re.compile(r"[^\W\d_]{2}")
 # greeting opens a request, not a letter.
 _ASSISTANT = r"(?:chat\s*gpt|gpt\w*|ai|assistant|bot|chatbot|bard|claude|gemini|copilot|there)\b"
 # A letter's greeting to someone by name at the start of a line, of the text or of a quote:
-# "Dear Ms. Ito,", "Hello Odile,", "Hi Team,".
+# "Dear Ms. Ito,", "Hello Odile,", "Good morning Team,", "To whom it may concern".
 _NAMED_GREETING = re.compile(
-    rf"(?m)(?:^|(?<=[:\"“]))[ \t]*(?:(?i:dear)\s+(?!(?i:{_ASSISTANT}))\S|"
-    rf"(?i:hello|hi|hey|greetings)[ \t]+(?!(?i:{_ASSISTANT}))[A-Z][\w'’\-.]*(?:[ \t]+[A-Z][\w'’\-.]*){{0,2}}[ \t]*(?:,|\n))"
+    rf"(?m)(?:^|(?<=[:\"“]))[ \t]*(?:(?i:dear)\s+(?!(?i:{_ASSISTANT}))\S|(?i:to\s+whom\s+it\s+may\s+concern)|"
+    rf"(?i:hello|hi|hey|greetings|good\s+(?:morning|afternoon|evening))[ \t]+(?!(?i:{_ASSISTANT}))"
+    rf"[A-Z][\w'’\-.]*(?:[ \t]+[A-Z][\w'’\-.]*){{0,2}}[ \t]*(?:,|\n))"
 )
 # A letter's closing formula.
 _SIGN_OFF = re.compile(

@@ -283,6 +283,12 @@ _HANDED_OVER = re.compile(
 )
 # "Answer the following:", "solve the following:": questions, which name what they ask about.
 _QUESTIONS_BEFORE = re.compile(r"(?i)\b(?:answer|solve|complete|calculate|do)\s+$")
+# "Write a song with the following:": what a new story or song must have (its characters
+# included), not a text to work on.
+_FICTION_SPEC_BEFORE = re.compile(
+    r"(?i)\b(?:story|stories|poem|song|lyrics|script|screenplay|fan\s*fic\w*|tale|rap|scene|dialogue|plot|novel|"
+    r"chapter|episode)\b[^.!?\n]{0,80}$"
+)
 _TRANSLATION = re.compile(r"(?i)\btranslat")
 
 
@@ -290,8 +296,13 @@ _TRANSLATION = re.compile(r"(?i)\btranslat")
 def _handed_over_start(text: str) -> int:
     """Where the text the prompt hands over starts, or -1."""
     for match in _HANDED_OVER.finditer(text):
-        if not (match.group(0).lower().startswith("the following") and _QUESTIONS_BEFORE.search(text, max(0, match.start() - 12), match.start())):
-            return match.end()
+        following = match.group(0).lower().startswith("the following")
+        if following and (
+            _QUESTIONS_BEFORE.search(text, max(0, match.start() - 12), match.start())
+            or _FICTION_SPEC_BEFORE.search(text, max(0, match.start() - 120), match.start())
+        ):
+            continue
+        return match.end()
     return -1
 
 
@@ -308,6 +319,7 @@ def in_handed_over_text(text: str, span: Span) -> bool:
 
 # A verdict this sure is final (the learned judge does not overrule it: judge/runtime.py).
 _SURE = 0.8
+HANDED_OVER = Verdict(False, _SURE, "in a text handed over to work on")
 
 
 # What a prompt asks of a place it is about: a trip, things to see, its facts.
@@ -384,9 +396,21 @@ class RelevanceRules:
         verdict = self._verdict(text, span)
         if verdict is not None and verdict.keep and verdict.confidence >= _SURE and in_handed_over_text(text, span):
             # A sure keep read from cues of the handed-over text, not of the request. Only
-            # sure verdicts are turned: what the rules leave open stays the judge's.
-            return Verdict(False, _SURE, "in a text handed over to work on")
+            # sure verdicts are turned: what the rules leave open stays the judge's input.
+            return HANDED_OVER
         return verdict
+
+    @staticmethod
+    def handed_over(text: str, span: Span) -> Verdict | None:
+        """The last word on a name inside a text handed over to work on: swap it, whatever
+        the rules or the judge said. Its names are the text's details, and the answer is
+        built from the text (reworded, checked, explained), so the stand-ins put back serve
+        as well (session 6, fit half: the judge kept the employers, towns and senders of
+        pasted e-mails). Applied after the judge, not as one of its inputs: the judge's
+        training rows, and so the trained head, stay as they are."""
+        if span.label is not Label.DATE and in_handed_over_text(text, span):
+            return HANDED_OVER
+        return None
 
     def _verdict(self, text: str, span: Span) -> Verdict | None:
         before, after = _sentence_around(text, span.start, span.end)
