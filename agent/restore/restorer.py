@@ -274,9 +274,10 @@ class CompiledRestorer:
         regex = cached[1] if cached else None
         if regex is None:
             # One compiled for more patterns finds the same here (the others match nowhere
-            # in `source`): a streamed chunk reuses the one of the answer so far.
+            # in `source`): a streamed chunk reuses the one of the answer so far. (A copy of
+            # the items: another thread's stream of the conversation may add one meanwhile.)
             wanted = frozenset(present)
-            regex = next((r for (c, _), (p, r) in self._regexes.items() if c == cjk and wanted <= p), None)
+            regex = next((r for (c, _), (p, r) in tuple(self._regexes.items()) if c == cjk and wanted <= p), None)
         if regex is None:
             if len(self._regexes) >= _MAX_COMPILED:  # a long stream meets many subsets
                 self._regexes.clear()
