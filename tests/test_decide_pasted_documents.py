@@ -110,3 +110,17 @@ def test_what_a_new_song_must_have_is_not_a_handed_over_text():
     text = "Write a song with the following:\n- a girl visits Portugal for the first time\n- she misses home"
     verdict = _verdict(text, "Portugal")
     assert verdict is not None and verdict.keep
+
+
+def test_a_quoted_setting_of_a_new_story_is_not_a_pasted_document():
+    text = (
+        'Write me a story about a fox who lives in "a quiet valley of northern Portugal, where the '
+        "rivers run cold all year, the villages are small and old, the roads are narrow and steep, "
+        'and the people still bake their bread in shared stone ovens on Sundays"'
+    )
+    assert pasted_regions(text) == ()
+
+
+def test_a_short_question_with_a_tag_in_another_script_is_the_request():
+    text = "Lately teenagers in Portugal seem to watch only streaming shows at home and rarely go to the cinema. Why? 지금 번역하기"
+    assert pasted_regions(text) == ()

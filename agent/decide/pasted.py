@@ -20,6 +20,12 @@ from functools import lru_cache
 # A passage in double quotes (quotes paired in order) long enough to be a document (a few
 # sentences), not a title or a phrase; with the user's own words before it (a prompt put
 # in quotes as a whole is the request itself).
+# "Write a song with the following:", 'a story where a fox lives in "<setting>"': what a new
+# story or song must have (its characters included), not a text to work on.
+FICTION_SPEC_BEFORE = re.compile(
+    r"(?i)\b(?:story|stories|poem|song|lyrics|script|screenplay|fan\s*fic\w*|tale|rap|scene|dialogue|plot|novel|"
+    r"chapter|episode)\b[^.!?\n]{0,80}$"
+)
 _QUOTED = re.compile(r"[\"“«]([^\"“”«»]*)[\"”»]")
 _MIN_QUOTED = 200
 _INTRODUCED = re.compile(r"[^\W\d_]{2}")
@@ -52,9 +58,11 @@ _MIN_DOCUMENT = 150  # characters before a closing request
 _LATIN = "A-Za-z\u00c0-\u024f"
 _LATIN_RUN = re.compile(f"[{_LATIN}]+")
 _OTHER_RUN = re.compile(f"[^\\W\\d_{_LATIN}]+")  # letters of any other script
-# A request written in another script than the text it is about: at least this many letters.
+# A request written in another script than the text it is about: at least this many letters;
+# and a body of a few sentences (one or two sentences with a foreign tag after them are more
+# often the request itself).
 _MIN_REQUEST_LETTERS = 5
-_MIN_BODY_LETTERS = 80
+_MIN_BODY_LETTERS = 150
 
 
 def _script_change_body(text: str) -> tuple[int, int] | None:
@@ -85,7 +93,9 @@ def pasted_regions(text: str) -> tuple[tuple[int, int], ...]:
         regions.extend(
             (m.start(1), m.end(1))
             for m in _QUOTED.finditer(text)
-            if m.end(1) - m.start(1) >= _MIN_QUOTED and _INTRODUCED.search(text, 0, m.start())
+            if m.end(1) - m.start(1) >= _MIN_QUOTED
+            and _INTRODUCED.search(text, 0, m.start())
+            and not FICTION_SPEC_BEFORE.search(text, max(0, m.start() - 120), m.start())
         )
     greeting = _NAMED_GREETING.search(text)
     if greeting:

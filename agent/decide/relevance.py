@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agent import paths
-from agent.decide.pasted import in_pasted_document
+from agent.decide.pasted import FICTION_SPEC_BEFORE, in_pasted_document
 from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
@@ -283,12 +283,6 @@ _HANDED_OVER = re.compile(
 )
 # "Answer the following:", "solve the following:": questions, which name what they ask about.
 _QUESTIONS_BEFORE = re.compile(r"(?i)\b(?:answer|solve|complete|calculate|do)\s+$")
-# "Write a song with the following:": what a new story or song must have (its characters
-# included), not a text to work on.
-_FICTION_SPEC_BEFORE = re.compile(
-    r"(?i)\b(?:story|stories|poem|song|lyrics|script|screenplay|fan\s*fic\w*|tale|rap|scene|dialogue|plot|novel|"
-    r"chapter|episode)\b[^.!?\n]{0,80}$"
-)
 _TRANSLATION = re.compile(r"(?i)\btranslat")
 
 
@@ -299,7 +293,7 @@ def _handed_over_start(text: str) -> int:
         following = match.group(0).lower().startswith("the following")
         if following and (
             _QUESTIONS_BEFORE.search(text, max(0, match.start() - 12), match.start())
-            or _FICTION_SPEC_BEFORE.search(text, max(0, match.start() - 120), match.start())
+            or FICTION_SPEC_BEFORE.search(text, max(0, match.start() - 120), match.start())
         ):
             continue
         return match.end()
