@@ -124,3 +124,12 @@ def test_a_quoted_setting_of_a_new_story_is_not_a_pasted_document():
 def test_a_short_question_with_a_tag_in_another_script_is_the_request():
     text = "Lately teenagers in Portugal seem to watch only streaming shows at home and rarely go to the cinema. Why? 지금 번역하기"
     assert pasted_regions(text) == ()
+
+
+def test_a_request_ending_in_a_second_task_is_not_a_pasted_document():
+    text = (
+        "Write a short paragraph about the history of Lisbon for my class, with three dates, one "
+        "famous building, one person who shaped the city and one thing a visitor should eat there, "
+        "and translate it into French"
+    )
+    assert pasted_regions(text) == ()

@@ -54,6 +54,14 @@ _CLOSING_REQUEST = re.compile(
     r"\bis\s+(?:this|it|that)\s+(?:correct|right|ok|okay|good|grammatical))[\s.!?]*$"
 )
 _MIN_DOCUMENT = 150  # characters before a closing request
+_SENTENCE_BEFORE = re.compile(r"[.!?:;)\]\"”’'\n][ \t]*$")
+
+
+def _starts_a_sentence(text: str, start: int) -> bool:
+    """A closing request is a sentence of its own (after a full stop or a line break, or
+    written with a capital: "... Regards, Ana Correct it"); "write about Lisbon and
+    translate it into French" is one request, not a text and a request."""
+    return text[start].isupper() or _SENTENCE_BEFORE.search(text, max(0, start - 4), start) is not None
 
 _LATIN = "A-Za-z\u00c0-\u024f"
 _LATIN_RUN = re.compile(f"[{_LATIN}]+")
@@ -103,7 +111,7 @@ def pasted_regions(text: str) -> tuple[tuple[int, int], ...]:
     if _SIGN_OFF.search(text):
         regions.append((greeting.start() if greeting else 0, len(text)))
     closing = _CLOSING_REQUEST.search(text, max(0, len(text) - 80))
-    if closing and closing.start() >= _MIN_DOCUMENT:
+    if closing and closing.start() >= _MIN_DOCUMENT and _starts_a_sentence(text, closing.start()):
         regions.append((0, closing.start()))
     body = _script_change_body(text)
     if body:
