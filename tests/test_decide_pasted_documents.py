@@ -133,3 +133,12 @@ def test_a_request_ending_in_a_second_task_is_not_a_pasted_document():
         "and translate it into French"
     )
     assert pasted_regions(text) == ()
+
+
+def test_a_passage_quoted_from_a_named_work_is_not_a_pasted_document():
+    text = (
+        'Explain what this speech from The Lantern Keepers means: "Orla, the lamps we tend were lit '
+        "before your mother was born and they will burn after your children are grown, so do not ask "
+        'me whether the night is long; ask only whether the oil will last until the grey boats come home."'
+    )
+    assert pasted_regions(text) == ()

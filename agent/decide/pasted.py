@@ -26,6 +26,9 @@ FICTION_SPEC_BEFORE = re.compile(
     r"(?i)\b(?:story|stories|poem|song|lyrics|script|screenplay|fan\s*fic\w*|tale|rap|scene|dialogue|plot|novel|"
     r"chapter|episode)\b[^.!?\n]{0,80}$"
 )
+# 'this speech from Hamlet: "..."', 'a line by Rumi: "..."': a passage quoted from a named
+# work or author, whose names (its characters) are what the request is about.
+_FROM_A_SOURCE_BEFORE = re.compile(r"\b(?:from|in|by)\s+(?:the\s+)?[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*[^.!?\n\"“«]{0,40}$")
 _QUOTED = re.compile(r"[\"“«]([^\"“”«»]*)[\"”»]")
 _MIN_QUOTED = 200
 _INTRODUCED = re.compile(r"[^\W\d_]{2}")
@@ -104,6 +107,7 @@ def pasted_regions(text: str) -> tuple[tuple[int, int], ...]:
             if m.end(1) - m.start(1) >= _MIN_QUOTED
             and _INTRODUCED.search(text, 0, m.start())
             and not FICTION_SPEC_BEFORE.search(text, max(0, m.start() - 120), m.start())
+            and not _FROM_A_SOURCE_BEFORE.search(text, max(0, m.start() - 120), m.start())
         )
     greeting = _NAMED_GREETING.search(text)
     if greeting:
