@@ -142,3 +142,16 @@ def test_a_passage_quoted_from_a_named_work_is_not_a_pasted_document():
         'me whether the night is long; ask only whether the oil will last until the grey boats come home."'
     )
     assert pasted_regions(text) == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "At Harwick Tools, I led a team of four engineers and rebuilt the billing system.",
+        "During my time at Harwick Tools I learned to plan a budget.",
+        "My previous role at Harwick Tools was in the sales team.",
+    ],
+)
+def test_a_line_of_the_users_own_work_history_names_their_employer(text):
+    verdict = _verdict(text, "Harwick Tools", Label.ORG)
+    assert verdict is not None and not verdict.keep and verdict.confidence >= 0.8

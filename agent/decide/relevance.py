@@ -199,6 +199,14 @@ _PERSONAL_ORG = re.compile(
     r"\bjoin(?:ing|ed)?\s+|\bacquir(?:e|ing|ed)\s+(?:the\s+company\s+)?|\b(?:our|my)\s+|\blaid\s+off\s+from\s+|"
     r"\bfired\s+from\s+|\bbidding\s+on\s+|\bon\s+behalf\s+of\s+)['\"“]?$"
 )
+# A line of the user's own history (a CV, a cover letter): "during my time at X", "my
+# previous role at X", "At X, I led ...": where they worked or studied.
+_PAST_WORKPLACE_BEFORE = re.compile(
+    r"(?i)\b(?:during\s+my\s+(?:time|years?|work|stint|studies|internship)|my\s+(?:time|years|stint|tenure|days)|"
+    r"my\s+(?:previous|former|last|past|first)\s+(?:role|position|job|post|employer|internship))\s+(?:at|with|in)\s+(?:the\s+)?$"
+)
+_SENTENCE_START_AT = re.compile(r"(?i)^\s*(?:while\s+)?at\s+(?:the\s+)?$")
+_FIRST_PERSON_PAST_AFTER = re.compile(r"^,?\s+(?:I|[Ww]e)\s+(?:\w+ly\s+)?(?:\w+ed|led|built|ran|taught|wrote|made|grew|won|began|took|got|met|saw|spent|sold|found|learnt)\b")
 _PUBLIC_ROLE_BEFORE = re.compile(
     r"(?i)\b(?:president|prime minister|pm|chancellor|king|queen|emperor|empress|pope|saint|st\.|senator|"
     r"congress(?:man|woman)|governor|mayor|minister|prince|princess|general|dictator|pharaoh|tsar|czar|"
@@ -492,7 +500,9 @@ class RelevanceRules:
         return any(m and is_public(m.group(1), Label.PERSON) for m in (after, before))
 
     def _org(self, span: Span, before: str, after: str, whole: str) -> Verdict:
-        if _PERSONAL_ORG.search(before):
+        if _PERSONAL_ORG.search(before) or _PAST_WORKPLACE_BEFORE.search(before) or (
+            _SENTENCE_START_AT.search(before) and _FIRST_PERSON_PAST_AFTER.match(after)
+        ):
             return Verdict(False, 0.85, "your organisation or client")
         if ENDS_WITH_PRIVATE_LEGAL_FORM.search(span.text):
             return Verdict(False, 0.75, "a private company")
