@@ -23,7 +23,7 @@ from agent.knowledge.scripts import CJK, HANGUL, HIRAGANA, KATAKANA, cjk_script,
 from agent.knowledge.words import is_common_word
 from agent.restore.alternation import Alternation
 from agent.restore.dates import DATE_RENDERINGS, parse_date
-from agent.restore.probes import Prefilter, Probe
+from agent.restore.probes import Prefilter, Probe, regex_fold
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute.rng import digits_into
 
@@ -40,6 +40,13 @@ class _Target:
     real: str
     stand_in: str
     label: Label
+
+
+def _key(text: str) -> str:
+    """The key a stand-in is stored and looked up under: white space as one space, and each
+    character as re.IGNORECASE sees it (str.casefold differs from the regex: "IŞIK" folds to
+    "işik" but matches "Işık", whose casefold is "ışık"; the regex's fold keeps the length)."""
+    return regex_fold(" ".join(text.split()))
 
 
 def _case_pattern(text: str) -> str:
@@ -197,7 +204,7 @@ class CompiledRestorer:
                 bare = entry.stand_in.strip("[]")
                 self._add_literal(bare, target, patterns)
                 continue
-            self.fragments.add(fold(entry.stand_in))
+            self.fragments.add(_key(entry.stand_in))
             if entry.label is Label.PERSON and entry.parent is None:
                 real = parse_name(entry.real, None, names)
                 fake = entry.stand_in.split()[len(real.titles) :][: len(real.parts)]
@@ -205,7 +212,7 @@ class CompiledRestorer:
                     for real_part, fake_part, role in zip(real.parts, fake, real.roles):
                         if role != "initial" and len(fake_part) > 1:
                             self._add_literal(fake_part, _Target(real_part, fake_part, Label.PERSON), patterns)
-                            self.fragments.add(fold(fake_part))
+                            self.fragments.add(_key(fake_part))
             if entry.label is Label.ORG and entry.parent is None:
                 # "Hartley" alone for "Hartley GmbH": the distinctive words map back too.
                 real_words, fake_words = entry.real.split(), entry.stand_in.split()
@@ -215,7 +222,7 @@ class CompiledRestorer:
                         # answer's own "coast" would come back as the real word.
                         if fold(real_word) != fold(fake_word) and len(fake_word) >= 3 and not is_common_word(fake_word):
                             self._add_literal(fake_word, _Target(real_word, fake_word, Label.ORG), patterns)
-                            self.fragments.add(fold(fake_word))
+                            self.fragments.add(_key(fake_word))
             if entry.label in _DIGIT_LABELS and len(_digits(entry.stand_in)) >= 7:
                 digits = _digits(entry.stand_in)
                 self.by_digits.setdefault(digits, target)
@@ -295,7 +302,7 @@ class CompiledRestorer:
         # The first character of each alternative's surface (a number's pattern may start
         # with the LLM's own "+" or "("); the regex ignores case, so it is enough for each
         # letter, and its folded form is added as the map's keys are folded.
-        firsts = {surface[:1] for _, surface, _, _ in chosen} | {fold(surface)[:1] for _, surface, _, _ in chosen}
+        firsts = {surface[:1] for _, surface, _, _ in chosen} | {_key(surface)[:1] for _, surface, _, _ in chosen}
         if any(surface[:1].isdigit() for _, surface, _, _ in chosen):
             firsts |= set("+(")
         by_before: dict[str, list[str]] = {}  # letters grouped by the word start they need
@@ -320,7 +327,7 @@ class CompiledRestorer:
                 self._add_literal(surface, _Target(render(real), surface, Label.DATE), patterns)
 
     def _add_literal(self, surface: str, target: _Target, patterns: list[tuple[int, str, str, Probe]]) -> None:
-        key = fold(surface)
+        key = _key(surface)
         if key in self.literal:
             # Case variants of one value ("ReLU"/"relu") share a folded stand-in.
             if all(t.stand_in != target.stand_in for t in self.literal[key]):
@@ -330,7 +337,7 @@ class CompiledRestorer:
         patterns.append((len(surface), surface, r"\s+".join(re.escape(part) for part in surface.split()), Probe.words(surface)))
 
     def lookup(self, found: str) -> _Target | None:
-        candidates = self.literal.get(fold(found))
+        candidates = self.literal.get(_key(found))
         target = None
         if candidates:
             target = next((t for t in candidates if t.stand_in == found), candidates[0])
@@ -344,7 +351,7 @@ class CompiledRestorer:
         """How many trailing characters of pending might start a stand-in."""
         if not self.has_patterns:
             return 0
-        folded = pending.casefold()
+        folded = regex_fold(pending)
         hold = 0
         for k in range(min(len(folded), self.max_len), 0, -1):
             if folded[-k:] in self.prefixes or " ".join(folded[-k:].split()) in self.prefixes:
@@ -399,7 +406,7 @@ class CompiledRestorer:
         inflected a name: "Clarkes"), so the UI can flag the answer."""
         if not self.fragments:
             return []
-        masked = list(restored.casefold())
+        masked = list(regex_fold(restored))  # same length: positions stay those of `restored`
         for span in spans:
             for i in range(span.start, min(span.end, len(masked))):
                 masked[i] = "\0"
