@@ -25,6 +25,13 @@ from agent.knowledge.words import is_common_word, word_frequency
 _SURNAME_PREFIX = r"(?:(?:Mc|Mac|Fitz|O['’])(?=[A-Z]))?"
 _UPPER_TOKEN = _SURNAME_PREFIX + r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?(?!\w)"
 _NAME = rf"{_UPPER_TOKEN}(?:\s+(?:[A-Z]\.?\s+)?{_UPPER_TOKEN}){{0,2}}"
+# Academic citations: "<Surname> et al." (a particle before it: "van Dijk et al."), and two
+# authors before a year in brackets: "(<Surname> & <Surname>, 2019)", "(<Surname> and <Surname> 2019a".
+_ET_AL = re.compile(rf"(?<![\w-])(?P<v>(?:(?:van|von|de|der|den|da|di|le|la)\s+){{0,2}}{_UPPER_TOKEN})\s+et\.?\s+al\b")
+_CITATION_YEAR = re.compile(r"[,\s](?:19|20)\d\d[a-z]?\s*[;)]")
+_TWO_AUTHORS = re.compile(
+    rf"\(\s*(?P<a>{_UPPER_TOKEN})\s*(?:&|and)\s*(?P<b>{_UPPER_TOKEN}),?\s+(?:19|20)\d\d[a-z]?\s*[;)]"
+)
 _TITLE_NAME = re.compile(rf"\b(?:{TITLE_PATTERN})\.?\s+(?P<v>{_NAME})")
 # Cues after which any capitalised words are a name.
 _STRONG_CUE = re.compile(
@@ -191,7 +198,7 @@ class PersonNameDetector:
         spans = self._by_cue(text) + self._by_line(text) + self._by_speaker(text) + self._by_initial(text)
         spans += self._by_surname(text) + self._by_capitals(text) + self._by_introduction(text) + self._by_address(text)
         spans += self._by_script_border(text) + self._by_kinship_letter(text) + self._by_roster(text)
-        spans += self._by_lower_pair(text)
+        spans += self._by_lower_pair(text) + self._by_citation(text)
         if self.pipeline is not None:
             try:
                 analysis = context.analysis or LazyAnalysis(self.pipeline, text)
@@ -201,6 +208,27 @@ class PersonNameDetector:
             except RuntimeError:
                 pass  # no spaCy model: the cue rules still work
         spans.extend(self._by_list(text, spans))
+        return spans
+
+    @staticmethod
+    def _by_citation(text: str) -> list[Span]:
+        """The authors of an academic citation: "Lindgren et al." anywhere, and "(Okoro &
+        Vance, 2019)" / "(Okoro and Vance 2019)" before a year in brackets. Each surname is a
+        person (spaCy tags "X et al." as an organisation or misses it after a bracket with no
+        space, "clinics(X et al."); a one-author "(X, 2019)" is left to the other rules, as
+        organisations are cited that way too."""
+        if "et al" not in text and not _CITATION_YEAR.search(text):
+            return []
+        spans = []
+        for m in _ET_AL.finditer(text):
+            spans.append(Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.85, "person_names"))
+        for m in _TWO_AUTHORS.finditer(text):
+            for group in ("a", "b"):
+                word = m.group(group)
+                if word in NOT_NAMES or is_common_word(word.casefold()) or is_known_place(word):
+                    break
+            else:
+                spans += [Span(m.start(g), m.end(g), Label.PERSON, m.group(g), 0.8, "person_names") for g in ("a", "b")]
         return spans
 
     @staticmethod

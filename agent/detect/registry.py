@@ -92,6 +92,8 @@ class DetectorRegistry:
             return False
         if span.label is Label.PERSON and len(span.text) == 1 and span.text in kinship_letters(text):
             return False  # "T" of a relation puzzle is a person there, not a type parameter
+        if span.label is Label.PERSON and _ET_AL_AFTER.match(text, span.end):
+            return False  # "results(Lindgren et al., 2020)": a citation typed without a space, not a call
         if (span.label in _GUESSED or span.label is Label.DATE) and in_log_header(text, span):
             return True  # "2026-03-02T10:11:12Z INFO [auth]": when and how a program logged
         if span.detector == "domain" and span.text.rsplit(".", 1)[-1].casefold() in _CODE_TLDS and self._technical(text, span):
@@ -152,6 +154,8 @@ class DetectorRegistry:
             for span in found:
                 if not (0 <= span.start < span.end <= len(text)) or text[span.start : span.end] != span.text:
                     continue  # a detector's offsets are checked, never trusted
+                if _CITATION_PIECE.fullmatch(span.text):
+                    continue  # "al." / "et al." of a citation alone: no one's name
                 spans.append(_normalized(span))
         kept = [
             s for s in spans
@@ -287,6 +291,11 @@ _LEADING_TITLE = re.compile(rf"^(?:(?:{TITLE_PATTERN})\.?\s+)+", re.IGNORECASE)
 
 _NAMED = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC, Label.DATE})
 _EDGE_JUNK = " \t\r\n\"'“”‘’«»()[]{}<>,;:*_"
+# What follows a first author in a citation ("et al.", "et al"), and what spaCy tags of
+# it alone ("al.", never "al": that can be a lower-case name).
+_CITATION_TAIL = re.compile(r"\s+et\.?\s+al\b\.?[\s,;)]*$")
+_ET_AL_AFTER = re.compile(r"\s+et\.?\s+al\b")
+_CITATION_PIECE = re.compile(r"\s*(?:et\.?\s+al\b\.?|al\.)[\s,;)]*")
 
 
 def _normalized(span: Span) -> Span:
@@ -296,6 +305,10 @@ def _normalized(span: Span) -> Span:
     the text as written; the stand-in replaces the name only. A Latin name runs into the
     particle glued to it in CJK text ("<name>은"): it ends at the change of script."""
     span = trim_at_script_change(span)
+    tail = _CITATION_TAIL.search(span.text) if span.label in _NAMED else None
+    if tail and tail.start() > 0:
+        # "Lindgren et al.": the first author's surname, a person (spaCy says ORG or GPE).
+        span = replace(span, end=span.start + tail.start(), text=span.text[: tail.start()], label=Label.PERSON)
     if span.label in _NAMED:
         text = span.text
         if "\n" in text.strip() and span.label is not Label.MISC:
