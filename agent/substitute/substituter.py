@@ -18,6 +18,7 @@ from agent.detect.validators import digits_of
 from agent.engine.local_tasks import SurrogateProposer
 from agent.entities import Action, Label, Span
 from agent.knowledge.places import STREET_TYPE_PATTERN, place_kind, places
+from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.session.map_cache import MapCache
 from agent.substitute import formats
@@ -123,6 +124,7 @@ class Substituter:
                 fold(candidate) != fold(real)
                 and not conversation.is_taken(candidate)
                 and not text_words.contains(candidate)
+                and not text_words.shares_distinctive_word(candidate, real)
             )
 
         if self.level >= 2 and self.proposer is not None:
@@ -261,6 +263,9 @@ def _count_labels(given: Counter[Label], entries: Sequence[MapEntry]) -> None:
     given.update(e.label for e in entries if e.action is Action.LABEL)
 
 
+_WORD = re.compile(r"[^\W\d_]+")
+
+
 class _WordIndex:
     """Whole-word, case-insensitive 'does this already occur in the text' checks."""
 
@@ -279,3 +284,17 @@ class _WordIndex:
                 return True
             start = self.folded.find(needle, start + 1)
         return False
+
+    def shares_distinctive_word(self, candidate: str, real: str) -> bool:
+        """Whether a stand-in of several words holds a distinctive word of the text that its
+        real value does not ("Dubai Internet City" for a building, in a text that names
+        Dubai): that word may be another real value, which the stand-in would then send.
+        Everyday words ("City", "Street") and the real value's own words do not count."""
+        words = _WORD.findall(candidate)
+        if len(words) < 2:
+            return False
+        own = {w.casefold() for w in _WORD.findall(real)}
+        return any(
+            len(w) >= 3 and w.casefold() not in own and not is_common_word(w.casefold()) and self.contains(w)
+            for w in words
+        )
