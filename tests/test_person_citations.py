@@ -55,3 +55,13 @@ def test_a_lower_case_al_is_not_dropped_as_a_citation_piece(engine):
 
     assert _CITATION_PIECE.fullmatch("al.") and _CITATION_PIECE.fullmatch("et al.")
     assert not _CITATION_PIECE.fullmatch("al") and not _CITATION_PIECE.fullmatch("Al")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_cited_surname_gets_a_surname_stand_in(engine, seed):
+    from agent.knowledge.names import lexicon
+
+    names = lexicon()
+    result = engine.sanitize("Proofread: the gap persists (Vesterhus et al., 2021).", Conversation(seed=seed))
+    [author] = [r for r in result.entities if r.real == "Vesterhus"]
+    assert names.is_last_name(author.sent) and not names.is_first_name(author.sent), author.sent

@@ -22,8 +22,13 @@ NORP_POOL = (
 
 
 # -- generators ---------------------------------------------------------------------------
+# "<Surname> et al.": the first author of a citation is named by their surname.
+_ET_AL_AFTER = re.compile(r"\s+et\.?\s+al\b")
+
+
 def person(r: StandInRequest) -> str | None:
-    return r.helpers.persons.make(r.real, r.text[: r.start], r.conversation, r.rng, r.is_free)
+    surname = bool(_ET_AL_AFTER.match(r.text, r.start + len(r.real)))
+    return r.helpers.persons.make(r.real, r.text[: r.start], r.conversation, r.rng, r.is_free, surname=surname)
 
 
 def email(r: StandInRequest) -> str | None:

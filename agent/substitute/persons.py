@@ -51,9 +51,10 @@ class PersonSurrogates:
         self._pools: dict[tuple, list[str]] = {}  # see _pool_for
 
     def make(self, value: str, text_before: str, conversation: Conversation, rng: random.Random,
-             is_free) -> str | None:
+             is_free, surname: bool = False) -> str | None:
         """A stand-in for the person `value`; `is_free(candidate)` says whether a
-        candidate may be used (not a real value, not another stand-in, not in the text)."""
+        candidate may be used (not a real value, not another stand-in, not in the text).
+        `surname`: a one-word value is known to be a surname (a cited author)."""
         if is_cjk_name(value):  # Hangul, Han or Katakana: a name of that language and script
             stand_in = cjk_person_stand_in(value, rng, is_free)
             if stand_in is not None:
@@ -65,6 +66,8 @@ class PersonSurrogates:
         parsed = parse_name(value, title_before, self.names)
         if not parsed.parts:
             return None
+        if surname and len(parsed.parts) == 1:
+            parsed.roles = ["last"]
         gender_hint = None
         for title in [t.casefold().rstrip(".") for t in parsed.titles] + ([title_before] if title_before else []):
             if title in MALE_TITLES:
