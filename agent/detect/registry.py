@@ -44,7 +44,7 @@ from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
 from agent.entities import Label, Span
 from agent.knowledge.names import lexicon
 from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM
-from agent.knowledge.person_words import TITLE_PATTERN
+from agent.knowledge.person_words import TITLE_PATTERN, TITLE_WORDS
 from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, MapEntry, fold
 
@@ -154,8 +154,8 @@ class DetectorRegistry:
             for span in found:
                 if not (0 <= span.start < span.end <= len(text)) or text[span.start : span.end] != span.text:
                     continue  # a detector's offsets are checked, never trusted
-                if _CITATION_PIECE.fullmatch(span.text):
-                    continue  # "al." / "et al." of a citation alone: no one's name
+                if _CITATION_PIECE.fullmatch(span.text) or (span.label in _GUESSED and _only_titles(span.text) and (span.label is Label.PERSON or "." in span.text)):
+                    continue  # "al." of a citation, "Dr." or "Ms." alone: no one's name
                 spans.append(_normalized(span))
         kept = [
             s for s in spans
@@ -296,6 +296,12 @@ _EDGE_JUNK = " \t\r\n\"'“”‘’«»()[]{}<>,;:*_"
 _CITATION_TAIL = re.compile(r"\s+et\.?\s+al\b\.?[\s,;)]*$")
 _ET_AL_AFTER = re.compile(r"\s+et\.?\s+al\b")
 _CITATION_PIECE = re.compile(r"\s*(?:et\.?\s+al\b\.?|al\.)[\s,;)]*")
+
+
+def _only_titles(value: str) -> bool:
+    """"Dr.", "Ms.": titles with no name. (Other types only when abbreviated: "Coach" is a brand.)"""
+    words = value.split()
+    return bool(words) and all(w.casefold().rstrip(".,:") in TITLE_WORDS for w in words)
 
 
 def _normalized(span: Span) -> Span:
