@@ -15,8 +15,8 @@ from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation
 
 TEXTS = [
-    ("Ship the crate to Qasr Layali Tower, Al Barsha, Dubai. The Dubai desk signs for it; "
-     "Sharjah and Ajman branches are copied.", ["Qasr Layali Tower", "Al Barsha", "Dubai", "Sharjah", "Ajman"]),
+    (("Ship the crate to Qasr Layali Tower, Al Barsha, Dubai. The Dubai desk signs for it; "
+      "Sharjah and Ajman branches are copied."), ["Qasr Layali Tower", "Al Barsha", "Dubai", "Sharjah", "Ajman"]),
     ("My flat is in Palm Residence Building, Dubai Marina, Dubai.", ["Palm Residence Building", "Dubai Marina", "Dubai"]),
     ("Tenancy at Birchmoor Court, Salford, near Manchester and Bolton; rent is paid from Stockport.",
      ["Birchmoor Court", "Salford", "Manchester", "Bolton", "Stockport"]),

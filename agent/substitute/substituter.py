@@ -22,11 +22,11 @@ from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.session.map_cache import MapCache
 from agent.substitute import formats
+from agent.substitute.case_forms import new_stand_in_case
 from agent.substitute.handles import HandlePeople, handle_like
 from agent.substitute.id_standins import stand_in_for
 from agent.substitute.orgs_places import fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial
-from agent.substitute.case_forms import new_stand_in_case
 from agent.substitute.rng import digits_into, match_case, rng_for, same_shape
 
 log = logging.getLogger(__name__)
