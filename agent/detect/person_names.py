@@ -17,7 +17,7 @@ from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
-from agent.knowledge.person_words import RELATION_PATTERN, TITLE_PATTERN
+from agent.knowledge.person_words import ET_AL, RELATION_PATTERN, TITLE_PATTERN
 from agent.knowledge.places import is_known_place
 from agent.knowledge.words import is_common_word, word_frequency
 
@@ -27,7 +27,7 @@ _UPPER_TOKEN = _SURNAME_PREFIX + r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’\-]*[a-zà-�
 _NAME = rf"{_UPPER_TOKEN}(?:\s+(?:[A-Z]\.?\s+)?{_UPPER_TOKEN}){{0,2}}"
 # Academic citations: "<Surname> et al." (a particle before it: "van Dijk et al."), and two
 # authors before a year in brackets: "(<Surname> & <Surname>, 2019)", "(<Surname> and <Surname> 2019a".
-_ET_AL = re.compile(rf"(?<![\w-])(?P<v>(?:(?:van|von|de|der|den|da|di|le|la)\s+){{0,2}}{_UPPER_TOKEN})\s+et\.?\s+al\b")
+_ET_AL = re.compile(rf"(?<![\w-])(?P<v>(?:(?:van|von|de|der|den|da|di|le|la)\s+){{0,2}}{_UPPER_TOKEN}){ET_AL}")
 _CITATION_YEAR = re.compile(r"[,\s](?:19|20)\d\d[a-z]?\s*[;)]")
 _TWO_AUTHORS = re.compile(
     rf"\(\s*(?P<a>{_UPPER_TOKEN})\s*(?:&|and)\s*(?P<b>{_UPPER_TOKEN}),?\s+(?:19|20)\d\d[a-z]?\s*[;)]"

@@ -44,7 +44,7 @@ from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
 from agent.entities import Label, Span
 from agent.knowledge.names import lexicon
 from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM
-from agent.knowledge.person_words import TITLE_PATTERN, TITLE_WORDS
+from agent.knowledge.person_words import ET_AL, ET_AL_AFTER, TITLE_PATTERN, TITLE_WORDS
 from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, MapEntry, fold
 
@@ -92,7 +92,7 @@ class DetectorRegistry:
             return False
         if span.label is Label.PERSON and len(span.text) == 1 and span.text in kinship_letters(text):
             return False  # "T" of a relation puzzle is a person there, not a type parameter
-        if span.label is Label.PERSON and _ET_AL_AFTER.match(text, span.end):
+        if span.label is Label.PERSON and ET_AL_AFTER.match(text, span.end):
             return False  # "results(Lindgren et al., 2020)": a citation typed without a space, not a call
         if (span.label in _GUESSED or span.label is Label.DATE) and in_log_header(text, span):
             return True  # "2026-03-02T10:11:12Z INFO [auth]": when and how a program logged
@@ -293,8 +293,7 @@ _NAMED = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.M
 _EDGE_JUNK = " \t\r\n\"'“”‘’«»()[]{}<>,;:*_"
 # What follows a first author in a citation ("et al.", "et al"), and what spaCy tags of
 # it alone ("al.", never "al": that can be a lower-case name).
-_CITATION_TAIL = re.compile(r"\s+et\.?\s+al\b\.?[\s,;)]*$")
-_ET_AL_AFTER = re.compile(r"\s+et\.?\s+al\b")
+_CITATION_TAIL = re.compile(ET_AL + r"\.?[\s,;)]*$")
 _CITATION_PIECE = re.compile(r"\s*(?:et\.?\s+al\b\.?|al\.)[\s,;)]*")
 
 

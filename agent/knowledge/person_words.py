@@ -22,6 +22,9 @@ TITLES = (
 # The titles as one regex alternation, in the order above.
 TITLE_PATTERN = "|".join(TITLES)
 TITLE_WORDS = frozenset(t.casefold() for t in TITLES)
+# What follows the first author of an academic citation: "et al." ("et. al", "et al").
+ET_AL = r"\s+et\.?\s+al\b"
+ET_AL_AFTER = re.compile(ET_AL)
 # Titles that say the person's gender (a stand-in for "Mrs Patel" is a woman's name).
 # "Sr" is Señor here; as a name suffix it is Senior.
 MALE_TITLES = frozenset({"mr", "sir", "lord", "herr", "sr", "father", "fr", "uncle", "grandpa"})

@@ -9,6 +9,7 @@ import re
 
 from agent.detect.spec import StandInRequest
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
+from agent.knowledge.person_words import ET_AL_AFTER
 from agent.substitute import formats
 from agent.substitute.dates import shift_date_in
 from agent.substitute.handles import worded_email
@@ -22,12 +23,9 @@ NORP_POOL = (
 
 
 # -- generators ---------------------------------------------------------------------------
-# "<Surname> et al.": the first author of a citation is named by their surname.
-_ET_AL_AFTER = re.compile(r"\s+et\.?\s+al\b")
-
-
 def person(r: StandInRequest) -> str | None:
-    surname = bool(_ET_AL_AFTER.match(r.text, r.start + len(r.real)))
+    # "<Surname> et al.": the first author of a citation is named by their surname.
+    surname = bool(ET_AL_AFTER.match(r.text, r.start + len(r.real)))
     return r.helpers.persons.make(r.real, r.text[: r.start], r.conversation, r.rng, r.is_free, surname=surname)
 
 
