@@ -84,10 +84,13 @@ class DetectorRegistry:
     def _technical(self, text: str, span: Span) -> bool:
         return self._zones_of(text).technical(span.start)
 
-    def _code_or_cue(self, text: str, span: Span) -> bool:
+    def _code_or_cue(self, text: str, span: Span, *, named_in_prose: bool = False) -> bool:
         """A name, place or organisation that is really an identifier in code, or the cue
         word of an identifier ("my ITIN is ...", "NPI:", "nino:"): not an entity. What the
-        user listed and what the conversation already mapped are never second-guessed."""
+        user listed and what the conversation already mapped are never second-guessed.
+        `named_in_prose`: the same value is an entity in the text's prose, so a mention of it
+        in a template or technical line is that entity too (left as written there, it would
+        show which stand-in it is)."""
         if span.detector in _AUTHORITATIVE:
             return False
         if span.label is Label.PERSON and len(span.text) == 1 and span.text in kinship_letters(text):
@@ -112,7 +115,7 @@ class DetectorRegistry:
             return True
         if in_foreign_word_list(text, span):
             return True
-        if self._technical(text, span) and not _strong_evidence(text, span):
+        if self._technical(text, span) and not named_in_prose and not _strong_evidence(text, span):
             return True
         if span.label is not Label.USERNAME and self._zones_of(text).about_code and _all_terms(span.text):
             return True
@@ -163,7 +166,11 @@ class DetectorRegistry:
         ]
         kept = cjk_names_first(_validated_first(kept))
         merged = resolve_overlaps(kept)
-        repeats = [s for s in _repeated_mentions(text, merged) if not self._code_or_cue(text, s)]
+        in_prose = _named_in_prose(merged, lambda s: self._technical(text, s))
+        repeats = [
+            s for s in _repeated_mentions(text, merged)
+            if not self._code_or_cue(text, s, named_in_prose=fold(s.text) in in_prose)
+        ]
         merged = resolve_overlaps(merged + repeats)
         return Detection(_linked_partials(_consistent_labels(merged)), warnings)
 
@@ -221,6 +228,11 @@ def _all_terms(value: str) -> bool:
     if len(words) > 1 and looks_like_person_name(value):
         return False
     return all(is_term_of_the_trade(w) or w.strip(".,;:") in CODE_NAMES for w in words)
+
+
+def _named_in_prose(spans: list[Span], technical) -> frozenset[str]:
+    """The (folded) values of guessed names found outside technical zones."""
+    return frozenset(fold(s.text) for s in spans if s.label in _GUESSED and not technical(s))
 
 
 def _repeated_mentions(text: str, spans: list[Span]) -> list[Span]:
