@@ -35,3 +35,10 @@ def test_rare_pair_guessed_as_place_is_swapped_as_a_person(privacy_engine):
     assert spans and all(s.label is Label.PERSON for s in spans), spans
     result = privacy_engine.sanitize(text, Conversation("rare-pair"))
     assert "Wrona" not in result.sanitized and "Kasia" not in result.sanitized, result.sanitized
+
+
+def test_an_unknown_word_guessed_as_a_place_that_acts_as_a_person(privacy_engine):
+    # NER often reads a coined one-word name as a place; "he" right after says who it is.
+    text = "Marlsburg smiled and said he would carry the lantern himself."
+    spans = [s for s in privacy_engine.detect(text) if s.text == "Marlsburg"]
+    assert spans and all(s.label is Label.PERSON for s in spans), spans

@@ -122,8 +122,8 @@ class SpacyNerDetector:
                 label = Label.PERSON  # "Marcy is a black cat", "Marcus Feld from...": a name
             elif label in (Label.LOCATION, Label.ORG) and (_full_name_shape(value, names) or _rare_word_pair(value)):
                 label = Label.PERSON  # "add Réka Sandoval as a beneficiary": a first name and a surname
-            elif label is Label.ORG and _acts_as_person(ent):
-                label = Label.PERSON  # "Quorra had lent Quorra her bike": an organisation is never "her"
+            elif label in _ACTING_LABELS and _acts_as_person(ent):
+                label = Label.PERSON  # "Quorra had lent Quorra her bike": an organisation is never "her", nor a place
             if label in (Label.PERSON, Label.ORG) and len(ent) == 1 and _word_not_name(ent[0], value, names, text, lower_words):
                 continue
             score = _BASE_SCORE[label]
@@ -185,6 +185,9 @@ def _name_in_a_pair(ent, names) -> bool:
         return False
     before = doc[i - 2]
     return before.pos_ in ("PRON", "PROPN") and before.lower_ not in ("it", "this", "that", "what", "which")
+
+
+_ACTING_LABELS = frozenset({Label.ORG, Label.LOCATION})
 
 
 def _acts_as_person(ent) -> bool:
