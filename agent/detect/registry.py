@@ -36,6 +36,7 @@ from agent.detect.merge import resolve_overlaps
 from agent.detect.ner import SpacyNerDetector
 from agent.detect.nlp import LazyAnalysis, ModelMissing, SpacyPipeline, shared_pipeline
 from agent.detect.obfuscated import ObfuscatedEmailDetector
+from agent.detect.org_cues import OrgCueDetector
 from agent.detect.patterns import pattern_detectors
 from agent.detect.person_names import PersonNameDetector, kinship_letters
 from agent.detect.secrets import SecretDetector
@@ -364,6 +365,7 @@ def build_registry(settings: Settings, extra: Sequence[Detector] = ()) -> Detect
     detectors.append(CjkNameDetector())
     detectors.append(CodeNameDetector())
     detectors.append(OrganisationDetector())
+    detectors.append(OrgCueDetector())
     detectors.append(PlaceDetector())
     if cfg.memory:
         detectors.append(ConversationMemoryDetector())

@@ -1,0 +1,284 @@
+"""Organisation names that only the sentence around them reveals: NER misses coined
+or oddly cased brands ("Quorvia", "ZenT"), and some are ordinary words ("Anchor"). The
+language around a name says it is a business:
+
+- the user's employer: "I work for X", "my job at X", "employed by X";
+- the text says what it is: "X is a logistics company", "X is the only firm to ...";
+- business relations: "acquire the company X", "a partnership with X and Y",
+  "X bought the company", "X enters the market";
+- the user's own brand or channel: "our X ads", "your favourite X products";
+- the company line of a signature block (a name, maybe a job title, the company, then
+  an address or phone line).
+
+Finding is not swapping: the decider keeps a famous company the prompt asks about.
+Each rule is guarded by a cheap substring test so ordinary text costs one scan.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.detect.base import DetectionContext
+from agent.entities import Label, Span
+from agent.knowledge.names import lexicon
+from agent.knowledge.not_names import NOT_ENTITIES
+from agent.knowledge.org_words import COMPANY_SUFFIX_WORDS, GENERIC_ORG_WORDS, INDUSTRY_WORDS
+from agent.knowledge.words import is_common_word, word_frequency
+
+# One word of a name: capitalised, or an inner capital after a short lower-case prefix
+# ("eBay"-like); apostrophes and hyphens inside ("L'Étoile", "Hewlett-Packard").
+_WORD = r"(?:[A-Z][\w&'’\-]*|[a-z]{1,2}[A-Z][\w&'’\-]*)"
+_CONNECTOR = r"(?:&|of|de|du|la|the|for)"  # not "and": "X and Y" are two names
+# Up to five words, connectors only between capitalised words.
+_NAME = rf"(?P<v>{_WORD}(?:[ \t]+(?:{_CONNECTOR}[ \t]+)?{_WORD}){{0,4}})"
+_LIST_NAME = rf"{_WORD}(?:[ \t]+{_WORD}){{0,3}}"
+
+# Closed-class and sentence words that start a capitalised run but name nothing.
+_NOT_A_NAME = frozenset(
+    w.casefold()
+    for w in (
+        "I", "We", "You", "He", "She", "It", "They", "This", "That", "These", "Those", "There", "Here",
+        "The", "A", "An", "Our", "My", "Your", "His", "Her", "Their", "Its", "Which", "Who", "What", "One",
+        "Each", "Every", "Any", "Some", "All", "No", "None", "Both", "Someone", "Everyone", "Nobody",
+        "Mr", "Mrs", "Ms", "Dr", "Home", "Night", "Work", "Myself", "Yourself", "Itself", "Company",
+    )
+)
+
+_KINDS = (
+    r"company|firm|startup|start-up|agency|brand|business|bank|corporation|enterprise|manufacturer|"
+    r"retailer|provider|supplier|vendor|consultancy|publisher|label|chain|franchise|conglomerate|"
+    r"organi[sz]ation|nonprofit|non-profit|charity|studio|marketplace|platform"
+)
+
+# "I work for X", "we work at X", "my job at X", "employed by X", "I joined X".
+_EMPLOYER_GUARD = re.compile(r"(?i)\b(?:work|job|position|role|internship|intern|employed|hired|joined|career|employer)")
+_EMPLOYER = re.compile(
+    r"(?:\b(?:I|we|I'm|I am|we're|we are)[ \t]+(?:\w+[ \t]+)?(?:work(?:ed|ing)?|intern(?:ed|ing)?)[ \t]+(?:for|at)"
+    r"|\b(?:[Mm]y|[Oo]ur)[ \t]+(?:\w+[ \t]+)?(?:work|job|position|role|internship|employer|career|shift)[ \t]+(?:at|for|with)"
+    r"|\b(?:employed|hired)[ \t]+(?:by|at)"
+    r"|\b(?:I|we)[ \t]+(?:have[ \t]+|recently[ \t]+|just[ \t]+)?joined"
+    rf")[ \t]+{_NAME}"
+)
+
+# "X is a fintech company", "X is the only company to offer ...", "X was a family business".
+_KIND_GUARD = re.compile(rf"(?i)\b(?:{_KINDS})\b")
+_IS_KIND = re.compile(
+    rf"{_NAME}[ \t]+(?:is|was|has been|remains|became)[ \t]+(?:a|an|the)[ \t]+(?:[\w\-]+[ \t]+){{0,3}}?(?:{_KINDS})s?"
+    # the kind ends the phrase ("Sarah is a bank teller" goes on with a noun)
+    r"(?=[ \t]*(?:[,.;:!?)\n]|$)|[ \t]+(?:in|from|based|that|which|with|to|of|for|on|and|who|where|since|behind)\b)"
+)
+
+# Business relations: "acquire the company X", "a partnership agreement with X and Y".
+_RELATION_GUARD = re.compile(r"(?i)acqui|merge|partner|cooperat|collaborat|joint venture|subsidiar|compan|brands|competitor")
+_RELATION = re.compile(
+    r"(?i:\b(?:acquir(?:e|es|ed|ing)(?:[ \t]+the[ \t]+(?:company|firm|startup|business))?"
+    r"|acquisition[ \t]+of(?:[ \t]+the[ \t]+(?:company|firm|startup|business))?"
+    r"|merg(?:e|es|ed|ing|er)[ \t]+with|partner(?:ship|ships|ed|s|ing)?(?:[ \t]+agreements?)?[ \t]+with"
+    r"|cooperation[ \t]+with|collaboration[ \t]+with|joint[ \t]+venture[ \t]+with|subsidiary[ \t]+of"
+    r"|(?:companies|brands|competitors|firms|clients|customers)[ \t]+(?:like|such[ \t]+as|including)))"
+    rf"[ \t]+[\"“']?{_NAME}"
+)
+_SUBJECT_GUARD = re.compile(r"(?i)\b(?:buys|bought|enters|entered|founded|headquartered|incorporated|established)\b")
+# "X bought the company", "X has a chance to acquire ...", "X enters the market".
+_SUBJECT = re.compile(
+    rf"{_NAME}[ \t]+(?:(?:has|had|have|will|would|could|may|might|can|should|must|plans?|wants?|intends?|is|was)[ \t]+(?:\w+[ \t]+){{0,3}}?)?"
+    r"(?:(?:acquires?|acquired|buys|bought|enters|entered|enter)[ \t]+(?:the[ \t]+)?(?:company|firm|startup|business|market|stake)"
+    # only an organisation is founded, headquartered or incorporated
+    r"|(?:was|were|is|has been)[ \t]+(?:\w+[ \t]+)?(?:founded|headquartered|incorporated|established)[ \t]+(?:in|on|by|at)\b)"
+)
+# "the biggest employers in town: X, Y and Z", "our sponsors: X and Y": a list of
+# organisations announced by their kind.
+_KIND_LIST = re.compile(
+    r"(?i:\b(?:companies|firms|manufacturers|brands|employers|sponsors|clients|partners|suppliers|vendors|competitors|"
+    r"startups|retailers|businesses|corporations)\b)[^.:;!?\n]{0,80}:[ \t]*"
+    rf"(?P<v>{_LIST_NAME})"
+)
+# "A, B, C and D": names in a list (each one to five words).
+_NAME_LIST = re.compile(
+    rf"(?<![\w'’\-]){_LIST_NAME}(?:[ \t]*,[ \t]*{_LIST_NAME}){{1,12}}[ \t]*,?[ \t]+(?:and|&)[ \t]+{_LIST_NAME}"
+)
+_TRADE_ENDS = GENERIC_ORG_WORDS | INDUSTRY_WORDS | COMPANY_SUFFIX_WORDS
+# "at X, 12 Harbour Road": a venue named before its street address.
+_VENUE = re.compile(rf"\bat[ \t]+{_NAME},[ \t]*(?=\d{{1,6}}[ \t]+[A-Z\w])")
+_COORDINATED = re.compile(rf"(?:[ \t]*,[ \t]*|[ \t]+(?:and|&)[ \t]+|[ \t]*,[ \t]*and[ \t]+)(?P<v>{_LIST_NAME})")
+
+# "our X ads", "your favourite X products": the user's brand, shop or channel.
+_OWN_GUARD = re.compile(r"(?i)\b(?:our|your|their|my)\b")
+_OWN = re.compile(
+    r"\b(?:[Oo]ur|[Yy]our|[Tt]heir|[Mm]y)[ \t]+(?:(?:favou?rite|new|latest|own|official|amazing)[ \t]+)?"
+    rf"(?P<v>{_WORD}(?:[ \t]+{_WORD})?)[ \t]+"
+    r"(?:ads|adverts|advertising|products?|range|app|store|shop|storefront|account|page|channel|campaigns?|brand|"
+    r"website|site|listings?|franchise|customers|subscribers|followers)\b"
+)
+# Above this frequency a word is too ordinary to be a brand here ("our Summer campaign");
+# below it, platform names people also use as words ("our Youtube channel") still pass.
+_OWN_MAX_FREQUENCY = 5000
+
+# A single word this frequent is core vocabulary even when the sentence calls it a
+# company ("Life is a business"); "Boss" or "Anchor" as a brand stays below it.
+_CORE_WORD_FREQUENCY = 150_000
+
+# Signature blocks: short lines, "> " quoting allowed.
+_SIGNATURE_GUARD = re.compile(r"\n[ \t>]*\d|\n[ \t>]*(?:PSC|P\.?O\.?|Unit|Suite|Apt)\b|\n[ \t>]*(?:Mobile|Phone|Tel|Fax|Desk|Office|Email|E-mail)\b")
+_ADDRESS_LINE = re.compile(
+    r"^(?:\d|(?:PSC|P\.?O\.?[ \t]*Box|Unit|Suite|Apt)\b|(?:Mobile|Phone|Tel|Fax|Desk|Office|Email|E-mail|Cell)\b[:.]?)"
+    r"|^(?:the[ \t]+)?corner[ \t]+of[ \t]+\d"
+)
+_NAME_LINE = re.compile(r"^[A-Z][\w'’\-]+(?:[ \t]+[A-Z][\w'’\-]*\.?){1,3}$")
+_COMPANY_LINE = re.compile(rf"^{_WORD}(?:[ \t]+(?:{_CONNECTOR}[ \t]+)?{_WORD}){{0,4}}$")
+
+
+class OrgCueDetector:
+    name = "org_cues"
+    labels = frozenset({Label.ORG})
+
+    def detect(self, text: str, context: DetectionContext) -> list[Span]:
+        spans: list[Span] = []
+        if _EMPLOYER_GUARD.search(text):
+            spans += _named(text, _EMPLOYER, 0.75, self.name)
+        if _KIND_GUARD.search(text):
+            spans += _named(text, _IS_KIND, 0.8, self.name, ordinary_ok=True)
+        if _RELATION_GUARD.search(text) or _SUBJECT_GUARD.search(text):
+            spans += _named(text, _RELATION, 0.75, self.name, coordinated=True)
+            spans += _named(text, _SUBJECT, 0.75, self.name)
+        if ":" in text:
+            spans += _named(text, _KIND_LIST, 0.7, self.name, coordinated=True)
+        if text.count(",") >= 2 and (" and " in text or " & " in text):
+            spans += _org_lists(text, self.name)
+        if "at " in text:
+            spans += _named(text, _VENUE, 0.7, self.name)
+        if _OWN_GUARD.search(text):
+            spans += _own_brands(text, self.name)
+        if "\n" in text and _SIGNATURE_GUARD.search(text):
+            spans += _signature_companies(text, self.name)
+        return spans
+
+
+def _org_lists(text: str, detector: str) -> list[Span]:
+    """A list of three or more names, most of which end in a word of the trade ("Acme
+    Pictures, Dovetail Films, Greyline and Orbis Studios"): the others are companies too."""
+    spans = []
+    for m in _NAME_LIST.finditer(text):
+        names = [(n.start() + m.start(), n.group()) for n in re.finditer(_LIST_NAME, m.group())]
+        if len(names) < 3:
+            continue
+        marked = sum(1 for _, n in names if n.split()[-1].casefold().rstrip(".") in _TRADE_ENDS)
+        if 2 * marked < len(names):
+            continue
+        for start, value in names:
+            if value.split()[-1].casefold().rstrip(".") in _TRADE_ENDS:
+                continue  # the trade word already names it as a company
+            spans += _span(text, start, value, 0.86, detector, False)  # over NER's person guess
+    return spans
+
+
+def _trim(value: str) -> tuple[int, str]:
+    """Drop leading closed-class words and trailing connectors; (offset of the kept part, kept part)."""
+    words = [(m.start(), m.group()) for m in re.finditer(r"\S+", value)]
+    while words and words[0][1].casefold().strip("'’") in _NOT_A_NAME:
+        words.pop(0)
+    while words and re.fullmatch(_CONNECTOR, words[-1][1]):
+        words.pop()
+    if not words:
+        return 0, ""
+    start = words[0][0]
+    end = words[-1][0] + len(words[-1][1])
+    return start, value[start:end].rstrip("'’")
+
+
+def _plausible(value: str, *, ordinary_ok: bool = False) -> bool:
+    """A company name, not a person's name, a pronoun or a phrase of ordinary words."""
+    if len(value) < 2 or value.casefold() in NOT_ENTITIES:
+        return False
+    words = value.split()
+    if all(w.casefold() in GENERIC_ORG_WORDS for w in words):
+        return False  # "Services", "the Bank": the kind of organisation, not which one
+    names = lexicon()
+    if names.is_first_name(words[0]) and (len(words) > 1 or not ordinary_ok):
+        return False  # "I work for Sarah", "Tom Reed bought the company": a person
+    if not ordinary_ok and all(is_common_word(w.strip("'’")) for w in words):
+        # "I work at Night Shift", "we joined Forces"; but ordinary words and a word of
+        # the trade after them are a company ("Summit Games bought the company").
+        return len(words) > 1 and words[-1].casefold() in GENERIC_ORG_WORDS
+    return True
+
+
+def _named(text: str, pattern: re.Pattern[str], score: float, detector: str, *,
+           ordinary_ok: bool = False, coordinated: bool = False) -> list[Span]:
+    spans = []
+    for m in pattern.finditer(text):
+        spans += _span(text, m.start("v"), m.group("v"), score, detector, ordinary_ok)
+        if coordinated:
+            end = m.end("v")
+            while (more := _COORDINATED.match(text, end)) is not None:
+                # every name of the list is weighed alone ("White, Hollis and Reed, Quantel
+                # and Lumeo": a partners' firm name splits into words that are not names)
+                spans += _span(text, more.start("v"), more.group("v"), score, detector, False)
+                end = more.end("v")
+    return spans
+
+
+def _span(text: str, start: int, value: str, score: float, detector: str, ordinary_ok: bool) -> list[Span]:
+    offset, kept = _trim(value)
+    if not kept:
+        return []
+    if (ordinary_ok and kept.casefold() in _NOT_A_NAME) or not _plausible(kept, ordinary_ok=ordinary_ok):
+        return []
+    if ordinary_ok and " " not in kept and word_frequency(kept) > _CORE_WORD_FREQUENCY:
+        return []  # "Life is a business", "Music is a brand": core vocabulary, not a name
+    start += offset
+    if text[start : start + len(kept)] != kept:
+        return []
+    return [Span(start, start + len(kept), Label.ORG, kept, score, detector)]
+
+
+def _own_brands(text: str, detector: str) -> list[Span]:
+    spans = []
+    for m in _OWN.finditer(text):
+        value = m.group("v")
+        words = value.split()
+        if any(word_frequency(w) > _OWN_MAX_FREQUENCY for w in words) or not _plausible(value, ordinary_ok=True):
+            continue
+        if lexicon().is_first_name(words[0]):
+            continue
+        spans.append(Span(m.start("v"), m.end("v"), Label.ORG, value, 0.7, detector))
+    return spans
+
+
+def _signature_companies(text: str, detector: str) -> list[Span]:
+    """Name / [job title] / Company / address: the company is the last short title-case
+    line before the first address or phone line that follows a person-name line."""
+    spans = []
+    lines: list[tuple[int, str]] = []
+    pos = 0
+    for raw in text.split("\n"):
+        body = raw.lstrip(" \t>")
+        start = pos + len(raw) - len(body)
+        lines.append((start, body.rstrip()))
+        pos += len(raw) + 1
+    counts: dict[str, int] = {}
+    for _, line in lines:
+        counts[line] = counts.get(line, 0) + 1
+    done = -1
+    for i, (_, line) in enumerate(lines):
+        if i <= done or not _NAME_LINE.match(line) or all(is_common_word(w) for w in line.split()):
+            continue
+        for j in range(i + 1, min(i + 4, len(lines))):
+            if _ADDRESS_LINE.match(lines[j][1]):
+                break
+        else:
+            continue
+        for k in range(j - 1, i, -1):
+            start, candidate = lines[k]
+            if candidate == line or counts[candidate] > 1 or _person_shaped(candidate):
+                continue  # a quoted block repeats the person's name line
+            if _COMPANY_LINE.match(candidate) and len(candidate) <= 40 and _plausible(candidate):
+                spans.append(Span(start, start + len(candidate), Label.ORG, candidate, 0.75, detector))
+            break
+        done = j
+    return spans
+
+
+def _person_shaped(line: str) -> bool:
+    words = line.split()
+    return 2 <= len(words) <= 4 and (lexicon().is_first_name(words[0]) or lexicon().is_last_name(words[-1]))
