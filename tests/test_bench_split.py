@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agent.bench.data import Example, GoldEntity
 from agent.bench.headline import gaps, headline
-from agent.bench.metrics import DatasetScore, name_words, score_protection, strictly_protected
+from agent.bench.metrics import DatasetScore, name_words, score_protection, still_present, strictly_protected
 from agent.bench.split import half_of, split_datasets
 
 
@@ -33,6 +33,14 @@ def test_strict_recall_counts_a_surviving_name_word_as_a_leak():
     assert not strictly_protected("Sarah Mitchell", "Email Sarah Clarke today")
     assert not strictly_protected("Sarah Mitchell", "Email MITCHELL today")
     assert strictly_protected("Al Li", "Al and Li were there")  # words under 3 letters do not count
+
+
+def test_a_one_letter_value_is_not_found_in_an_apostrophe_s():
+    # "S" of a relation puzzle swapped for "V": the "s" of "Q's" is not it.
+    assert not still_present("S", "Q's aunt is V. V is the sister of P.")
+    assert still_present("S", "Q's aunt is S. S is the sister of P.")
+    assert not still_present("S", "yes s")  # a one-letter value is matched as written
+    assert still_present("Sarah", "sarah said so")  # longer values: case does not matter
 
 
 def test_headline_counts_persons_safe_to_swap_and_flags_gaps():

@@ -19,7 +19,11 @@ DIRECT_LABELS = ("EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "SSN", "IP", "SECRET")
 
 
 def still_present(entity_text: str, sanitized: str) -> bool:
-    """The gold text still appears, whole-word and case-insensitively: not protected."""
+    """The gold text still appears, whole-word and case-insensitively: not protected. A
+    one-letter value ("S" of a relation puzzle) is matched as written and not after an
+    apostrophe: the "s" of "'s" is no person."""
+    if len(entity_text.strip()) == 1:
+        return re.search(r"(?<![\w'’])" + re.escape(entity_text.strip()) + r"(?!\w)", sanitized) is not None
     pattern = r"(?<!\w)" + r"\s+".join(re.escape(p) for p in entity_text.split()) + r"(?!\w)"
     return re.search(pattern, sanitized, re.IGNORECASE) is not None
 
