@@ -51,13 +51,41 @@ _KINDS = (
 )
 
 # "I work for X", "we work at X", "my job at X", "employed by X", "I joined X".
-_EMPLOYER_GUARD = re.compile(r"(?i)\b(?:work|job|position|role|internship|intern|employed|hired|joined|career|employer)")
+_EMPLOYER_GUARD = re.compile(
+    r"(?i)\b(?:work|job|position|role|internship|intern|employed|hired|joined|career|employer|interview|vacanc|opening)"
+)
 _EMPLOYER = re.compile(
     r"(?:\b(?:I|we|I'm|I am|we're|we are)[ \t]+(?:\w+[ \t]+)?(?:work(?:ed|ing)?|intern(?:ed|ing)?)[ \t]+(?:for|at)"
-    r"|\b(?:[Mm]y|[Oo]ur)[ \t]+(?:\w+[ \t]+)?(?:work|job|position|role|internship|employer|career|shift)[ \t]+(?:at|for|with)"
+    # "she works at X", "my husband has been working for X"
+    r"|\b(?:works|worked|has[ \t]+been[ \t]+working|is[ \t]+working|was[ \t]+working)[ \t]+(?:for|at)"
+    r"|\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)[ \t]+(?:\w+[ \t]+)?(?:work|job|position|role|internship|employer|career|shift)[ \t]+(?:at|for|with)"
+    # "a job at X", "the open position at X", "an interview with X"
+    r"|\b(?:[Aa]n?|[Tt]he)[ \t]+(?:\w+[ \t]+)?(?:job|position|role|internship|opening|vacancy|interview)[ \t]+(?:at|with)"
     r"|\b(?:employed|hired)[ \t]+(?:by|at)"
     r"|\b(?:I|we)[ \t]+(?:have[ \t]+|recently[ \t]+|just[ \t]+)?joined"
     rf")[ \t]+{_NAME}"
+)
+
+# "a startup called X", "a bakery named X": the text says what it is.
+_CALLED_GUARD = re.compile(r"(?i)\b(?:called|named)\b")
+_CALLED = re.compile(
+    rf"(?i:\b(?:{_KINDS}|shop|store|caf[eé]|restaurant|bakery|bar|pub|hotel|salon|gym|clinic|app|website|podcast|channel))s?"
+    rf"[ \t]+(?:called|named)[ \t]+[\"“']?{_NAME}"
+)
+# "the founder of X", "X's CEO": roles only an organisation has.
+_ROLE_GUARD = re.compile(r"(?i)\b(?:ceo|cto|cfo|coo|founder|co-founder|cofounder|headquarters|shareholders|board of directors)\b")
+_ROLE_OF = re.compile(
+    r"(?i:\b(?:CEO|CTO|CFO|COO|founder|co-founder|cofounder|headquarters|shareholders|board[ \t]+of[ \t]+directors)[ \t]+(?:of|at))"
+    rf"[ \t]+{_NAME}"
+)
+_ROLE_OWNER = re.compile(
+    rf"{_NAME}['’]s[ \t]+(?:\w+[ \t]+)?(?i:CEO|CTO|CFO|COO|founder|co-founder|cofounder|headquarters|HQ|shareholders|share[ \t]+price)\b"
+)
+# "our client X", "my employer, X".
+_PARTNER_GUARD = re.compile(r"(?i)\b(?:client|customer|employer|supplier|vendor|sponsor)\b")
+_PARTNER = re.compile(
+    r"\b(?:[Oo]ur|[Mm]y|[Tt]heir|[Yy]our)[ \t]+(?:new[ \t]+|biggest[ \t]+|largest[ \t]+|main[ \t]+|former[ \t]+|current[ \t]+)?"
+    rf"(?:client|customer|employer|supplier|vendor|sponsor)[ \t]*,?[ \t]+{_NAME}"
 )
 
 # "X is a fintech company", "X is the only company to offer ...", "X was a family business".
@@ -110,6 +138,11 @@ _OWN = re.compile(
     r"(?:ads|adverts|advertising|products?|range|app|store|shop|storefront|account|page|channel|campaigns?|brand|"
     r"website|site|listings?|franchise|customers|subscribers|followers)\b"
 )
+# "the X app", "the X brand": a named product or business.
+_THE_PRODUCT = re.compile(
+    rf"\b[Tt]he[ \t]+(?P<v>{_WORD}(?:[ \t]+{_WORD})?)[ \t]+"
+    r"(?:app|brand|platform|website|startup|company|franchise|storefront|chain|label)\b"
+)
 # Above this frequency a word is too ordinary to be a brand here ("our Summer campaign");
 # below it, platform names people also use as words ("our Youtube channel") still pass.
 _OWN_MAX_FREQUENCY = 5000
@@ -143,12 +176,20 @@ class OrgCueDetector:
             spans += _named(text, _SUBJECT, 0.75, self.name)
         if ":" in text:
             spans += _named(text, _KIND_LIST, 0.7, self.name, coordinated=True)
-        if text.count(",") >= 2 and (" and " in text or " & " in text):
+        if "," in text and (" and " in text or " & " in text):
             spans += _org_lists(text, self.name)
         if "at " in text:
             spans += _named(text, _VENUE, 0.7, self.name)
         if _OWN_GUARD.search(text):
-            spans += _own_brands(text, self.name)
+            spans += _own_brands(text, _OWN, self.name)
+        if "the " in text or "The " in text:
+            spans += _own_brands(text, _THE_PRODUCT, self.name)
+        if _CALLED_GUARD.search(text):
+            spans += _named(text, _CALLED, 0.85, self.name, ordinary_ok=True)  # over a name-shape guess
+        if _ROLE_GUARD.search(text):
+            spans += _named(text, _ROLE_OF, 0.75, self.name) + _named(text, _ROLE_OWNER, 0.75, self.name)
+        if _PARTNER_GUARD.search(text):
+            spans += _named(text, _PARTNER, 0.8, self.name)
         if "\n" in text and _SIGNATURE_GUARD.search(text):
             spans += _signature_companies(text, self.name)
         return spans
@@ -162,14 +203,19 @@ def _org_lists(text: str, detector: str) -> list[Span]:
         names = [(n.start() + m.start(), n.group()) for n in re.finditer(_LIST_NAME, m.group())]
         if len(names) < 3:
             continue
-        marked = sum(1 for _, n in names if n.split()[-1].casefold().rstrip(".") in _TRADE_ENDS)
+        marked = sum(1 for _, n in names if _trade_end(n))
         if 2 * marked < len(names):
             continue
         for start, value in names:
-            if value.split()[-1].casefold().rstrip(".") in _TRADE_ENDS:
-                continue  # the trade word already names it as a company
-            spans += _span(text, start, value, 0.86, detector, False)  # over NER's person guess
+            # over NER's person guess; ordinary words before a trade word are a name here
+            spans += _span(text, start, value, 0.86, detector, _trade_end(value))
     return spans
+
+
+def _trade_end(name: str) -> bool:
+    """Ends in a word of the trade or a legal form, singular or plural ("Film", "Films")."""
+    last = name.split()[-1].casefold().rstrip(".")
+    return last in _TRADE_ENDS or f"{last}s" in _TRADE_ENDS
 
 
 def _trim(value: str) -> tuple[int, str]:
@@ -232,9 +278,9 @@ def _span(text: str, start: int, value: str, score: float, detector: str, ordina
     return [Span(start, start + len(kept), Label.ORG, kept, score, detector)]
 
 
-def _own_brands(text: str, detector: str) -> list[Span]:
+def _own_brands(text: str, pattern: re.Pattern[str], detector: str) -> list[Span]:
     spans = []
-    for m in _OWN.finditer(text):
+    for m in pattern.finditer(text):
         value = m.group("v")
         words = value.split()
         if any(word_frequency(w) > _OWN_MAX_FREQUENCY for w in words) or not _plausible(value, ordinary_ok=True):
