@@ -15,6 +15,9 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agent.knowledge.transliterated import FAITHFUL_SCRIPTS, latin_forms
+from agent.knowledge.words import word_frequency
+
 # Locales whose lists are used to pick stand-ins. `en` (a very large international list)
 # only helps detection: its names have no single origin.
 _DETECTION_ONLY = frozenset({"en", "es"})
@@ -28,6 +31,9 @@ _SURNAME_FALLBACK = {
     "lt_LT": "lv_LV",
 }
 DEFAULT_LOCALE = "en_US"
+# Occurrences in the English word list (agent/knowledge/words.py) from which a Latin
+# spelling of a Cyrillic, Greek, Georgian or Armenian name is taken as a word instead.
+_TRANSLITERATED_WORD = 150
 # Faker lists some names also in Latin letters (Japanese romaji, Chinese pinyin): pools of
 # their own ("ja_JP-Latn"), so that "Yuki Tanaka" written in English gets a Japanese
 # stand-in. Substitution only: detection reads the native lists as before.
@@ -129,6 +135,8 @@ class NameLexicon:
         first: dict[str, int] = {}
         last: dict[str, int] = {}
         locales: list[str] = []
+        transliterated: dict[str, list[int]] = {}
+        spellings: dict[str, dict[str, tuple[str, ...]]] = {}
         self.pools: dict[str, dict[str, tuple[str, ...]]] = {}
         self.scripts: dict[str, str] = {}
         for locale in AVAILABLE_LOCALES:
@@ -156,6 +164,8 @@ class NameLexicon:
                 self.pools[locale] = pool
                 sample = (pool["last"] or pool["any"] or pool["male"])[:20]
                 self.scripts[locale] = script_of("".join(sample))
+                if self.scripts[locale] in FAITHFUL_SCRIPTS:
+                    self._add_transliterated(locale, pool, bit, transliterated, spellings)
             if locale in _ROMANIZED:
                 latin = {
                     "male": tuple(dict.fromkeys(_names(provider, "first_romanized_names_male"))),
@@ -166,6 +176,15 @@ class NameLexicon:
                 if latin["last"] and (latin["any"] or latin["male"]):
                     self.pools[f"{locale}-Latn"] = latin
                     self.scripts[f"{locale}-Latn"] = "LATIN"
+        # A Latin spelling that is an English word ("Glib", "Median", "Tome") and that no
+        # Latin-script list has as a name stays out of detection: the native lists never
+        # made it a name in English text. The bar is a tenth of is_common_word's, as these
+        # spellings are new to Latin text, where the Latin lists' names have long been seen.
+        for token, masks in transliterated.items():
+            if token in first or token in last or word_frequency(token) < _TRANSLITERATED_WORD:
+                for table, mask in zip((male, female, first, last), masks):
+                    if mask:
+                        table[token] = table.get(token, 0) | mask
         self.locales = tuple(locales)
         # 55,000 tokens share ~3,800 distinct NameInfo values (frozen): one object each.
         shared: dict[tuple[int, int, int, int], NameInfo] = {}
@@ -177,7 +196,39 @@ class NameLexicon:
                 info = shared[masks] = NameInfo(*masks, self.locales)
             self._info[token] = info
         self._empty = NameInfo(0, 0, 0, 0, self.locales)
-        self._pool_index = _pool_index(self.pools, self._info)
+        self._pool_index = _pool_index({**self.pools, **spellings}, self._info)
+
+    def _add_transliterated(self, locale: str, pool: dict[str, tuple[str, ...]], bit: int,
+                            pending: dict[str, list[int]],
+                            spellings: dict[str, dict[str, tuple[str, ...]]]) -> None:
+        """The Latin spellings of a Cyrillic, Greek, Georgian or Armenian locale's names:
+        every common spelling towards its detection masks (`pending`: token -> male,
+        female, first, last bits; "Yaroslav", "Dmitry" are ru_RU names), the plain one
+        into a stand-in pool of its own ("ru_RU-Latn"), every spelling into `spellings`
+        for that pool's origin and gender index ("Dmitry" tells ru_RU-Latn as "Dmitriy" does)."""
+        latin: dict[str, tuple[str, ...]] = {}
+        every: dict[str, tuple[str, ...]] = {}
+        roles = {"male": (0, 2), "female": (1, 2), "any": (2,), "last": (3,)}
+        for key, names in pool.items():
+            plain, spelt = [], []
+            for name in names:
+                forms = latin_forms(name, locale)
+                if not forms:
+                    continue
+                plain.append(forms[0])
+                spelt.extend(forms)
+                for form in forms:
+                    for token in form.split():
+                        if len(token) >= 3:
+                            masks = pending.setdefault(token.casefold(), [0, 0, 0, 0])
+                            for role in roles[key]:
+                                masks[role] |= bit
+            latin[key] = tuple(dict.fromkeys(plain))
+            every[key] = tuple(dict.fromkeys(spelt))
+        if latin["last"] and (latin["any"] or latin["male"]):
+            self.pools[f"{locale}-Latn"] = latin
+            self.scripts[f"{locale}-Latn"] = "LATIN"
+            spellings[f"{locale}-Latn"] = every
 
     def info(self, token: str) -> NameInfo:
         return self._info.get(token.casefold().strip(".'’"), self._empty)
@@ -210,7 +261,7 @@ class NameLexicon:
             # tied locales agree on, then alphabetically, so results are stable.
             locale = max(
                 sorted(scores),
-                key=lambda loc: (round(scores[loc], 6), loc == DEFAULT_LOCALE, loc in _HOME_LOCALES,
+                key=lambda loc: (round(scores[loc], 6), loc == DEFAULT_LOCALE, loc.split("-")[0] in _HOME_LOCALES,
                                  round(by_language[loc[:2]], 6)),
             )
         else:
@@ -347,7 +398,9 @@ def _decode(data) -> NameLexicon:
 def _build() -> NameLexicon:
     from agent.knowledge.disk_cache import cache_key, load_or_build
 
-    return load_or_build("names", cache_key([__name__], ["Faker"]), NameLexicon, _encode, _decode)
+    modules = [__name__, "agent.knowledge.transliterated", "agent.knowledge.words"]
+    key = cache_key(modules, ["Faker", "anyascii", "pyspellchecker"])
+    return load_or_build("names", key, NameLexicon, _encode, _decode)
 
 
 def lexicon() -> NameLexicon:
