@@ -51,6 +51,11 @@ def _orgs(registry, text: str) -> list[str]:
         ("He is the founder of Marrowby and lives in Bath.", "Marrowby"),
         ("Describe the Fernly app in two lines.", "Fernly"),
         ("Credits: Harlow Pictures, Dovetail Film and Greyline.", "Dovetail Film"),
+        ("Our startup, Quillory, helps teachers grade essays.", "Quillory"),
+        ("My bakery Crumbwell needs a new logo.", "Crumbwell"),
+        ("I'm the marketing lead at Brightnook and need 5 slogans.", "Brightnook"),
+        ("Rewrite this: At Mirebrook we believe every child deserves a book.", "Mirebrook"),
+        ("At Fennloch, our bakers start at dawn.", "Fennloch"),
         ("> Ilse Drummond\n> Corvantis\n> Ilse Drummond\n> 18 Mill Street\n> Apt. 4", "Corvantis"),
     ],
 )
@@ -74,6 +79,10 @@ def test_a_business_named_by_its_sentence_is_found(registry, text, name):
         "Our client, the city council, wants a report.",
         "I have an interview with Sarah next week.",
         "My sister works at night and sleeps all day.",
+        "At Paris we ate crepes.",
+        "As the sun set at Sandhaven Beach we swam.",
+        "I am a guest at the hotel.",
+        "Our company policy is strict.",
         "Invite Anna, Bob, Carl and Dora.",
     ],
 )

@@ -23,6 +23,7 @@ from agent.entities import Label, Span
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import NOT_ENTITIES
 from agent.knowledge.org_words import COMPANY_SUFFIX_WORDS, GENERIC_ORG_WORDS, INDUSTRY_WORDS
+from agent.knowledge.places import is_known_place
 from agent.knowledge.words import is_common_word, word_frequency
 
 # One word of a name: capitalised, or an inner capital after a short lower-case prefix
@@ -52,7 +53,8 @@ _KINDS = (
 
 # "I work for X", "we work at X", "my job at X", "employed by X", "I joined X".
 _EMPLOYER_GUARD = re.compile(
-    r"(?i)\b(?:work|job|position|role|internship|intern|employed|hired|joined|career|employer|interview|vacanc|opening)"
+    r"(?i)\b(?:work|job|position|role|internship|intern|employed|hired|joined|career|employer|interview|vacanc|opening"
+    r"|(?:i'm|i’m|i am|i was|as an?|as the)\b)"
 )
 _EMPLOYER = re.compile(
     r"(?:\b(?:I|we|I'm|I am|we're|we are)[ \t]+(?:\w+[ \t]+)?(?:work(?:ed|ing)?|intern(?:ed|ing)?)[ \t]+(?:for|at)"
@@ -62,6 +64,10 @@ _EMPLOYER = re.compile(
     # "a job at X", "the open position at X", "an interview with X"
     r"|\b(?:[Aa]n?|[Tt]he)[ \t]+(?:\w+[ \t]+)?(?:job|position|role|internship|opening|vacancy|interview)[ \t]+(?:at|with)"
     r"|\b(?:employed|hired)[ \t]+(?:by|at)"
+    # "I'm the marketing lead at X", "as a product manager at X": the user's role there
+    # (the word before "at" a role: "As the sun set at X" is no job)
+    r"|(?:\b(?:I'm|I’m|I[ \t]+am|I[ \t]+was)|(?<![\w-])[Aa]s)[ \t]+(?:a|an|the)[ \t]+(?:[\w\-]+[ \t]+){0,2}?"
+    r"(?:\w+(?:er|or|ist|ant|ent|ian|ee|ive|ate)|lead|head|intern|nurse|chef|staff|member|fellow|trainee)[ \t]+at"
     r"|\b(?:I|we)[ \t]+(?:have[ \t]+|recently[ \t]+|just[ \t]+)?joined"
     rf")[ \t]+{_NAME}"
 )
@@ -82,11 +88,15 @@ _ROLE_OWNER = re.compile(
     rf"{_NAME}['’]s[ \t]+(?:\w+[ \t]+)?(?i:CEO|CTO|CFO|COO|founder|co-founder|cofounder|headquarters|HQ|shareholders|share[ \t]+price)\b"
 )
 # "our client X", "my employer, X".
-_PARTNER_GUARD = re.compile(r"(?i)\b(?:client|customer|employer|supplier|vendor|sponsor)\b")
+_PARTNER_GUARD = re.compile(rf"(?i)\b(?:our|my|their|your)[ \t]+(?:\w+[ \t]+)?(?:client|customer|employer|supplier|vendor|sponsor|{_KINDS}|shop|store|caf[eé]|restaurant|bakery|salon|clinic)")
 _PARTNER = re.compile(
-    r"\b(?:[Oo]ur|[Mm]y|[Tt]heir|[Yy]our)[ \t]+(?:new[ \t]+|biggest[ \t]+|largest[ \t]+|main[ \t]+|former[ \t]+|current[ \t]+)?"
-    rf"(?:client|customer|employer|supplier|vendor|sponsor)[ \t]*,?[ \t]+{_NAME}"
+    r"\b(?:[Oo]ur|[Mm]y|[Tt]heir|[Yy]our)[ \t]+(?:new[ \t]+|biggest[ \t]+|largest[ \t]+|main[ \t]+|former[ \t]+|current[ \t]+|little[ \t]+|small[ \t]+|family[ \t]+)?"
+    rf"(?:client|customer|employer|supplier|vendor|sponsor|{_KINDS}|shop|store|caf[eé]|restaurant|bakery|salon|clinic)"
+    # "our startup, X, helps ...", "my bakery X": the name right after the kind, set off or not
+    rf"(?:[ \t]*,[ \t]*(?={_LIST_NAME}[ \t]*,)|[ \t]+){_NAME}"
 )
+# "At X, we believe ...": a business speaking of itself.
+_WE_AT = re.compile(rf"(?:^|(?<=[.!?:])[ \t]*|\n[ \t]*)At[ \t]+{_NAME},?[ \t]+(?:we|our)\b", re.MULTILINE)
 
 # "X is a fintech company", "X is the only company to offer ...", "X was a family business".
 _KIND_GUARD = re.compile(rf"(?i)\b(?:{_KINDS})\b")
@@ -190,6 +200,8 @@ class OrgCueDetector:
             spans += _named(text, _ROLE_OF, 0.75, self.name) + _named(text, _ROLE_OWNER, 0.75, self.name)
         if _PARTNER_GUARD.search(text):
             spans += _named(text, _PARTNER, 0.8, self.name)
+        if "At " in text:
+            spans += [s for s in _named(text, _WE_AT, 0.8, self.name) if not is_known_place(s.text)]
         if "\n" in text and _SIGNATURE_GUARD.search(text):
             spans += _signature_companies(text, self.name)
         return spans
