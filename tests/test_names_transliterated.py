@@ -134,3 +134,27 @@ def test_latin_written_name_is_found_as_a_person_and_swapped(privacy_engine, tex
     assert entity is not None, [(e.real, e.label) for e in result.entities]
     assert entity.label is Label.PERSON and entity.action is Action.REPLACE, (entity.label, entity.action, entity.reason)
     assert all(part not in result.sanitized for part in real.split())
+
+
+@pytest.mark.parametrize(
+    ("text", "real", "locale", "gender"),
+    [
+        ("My aunt Irina Volkova sends her love from Samara.", "Irina Volkova", "ru_RU-Latn", "female"),
+        ("Ask Yaroslav Morozov whether the van is free on Sunday.", "Yaroslav Morozov", "ru_RU-Latn", "male"),
+        ("Моя соседка Ирина Волкова поливает цветы.", "Ирина Волкова", "ru_RU", "female"),
+        ("Our landlady Jana Nováková raised the rent again.", "Jana Nováková", "cs_CZ", "female"),
+    ],
+)
+def test_surname_stand_in_takes_the_gender_of_the_name(privacy_engine, text, real, locale, gender):
+    """Languages whose surnames change with the bearer's gender (Volkov/Volkova, Novák/
+    Nováková): a woman's stand-in surname is a woman's, a man's a man's."""
+    names = lexicon()
+    assert names.profile(real.split()).gender == gender
+    wanted = set(names.last_names(locale, gender))
+    other = set(names.last_names(locale, {"male": "female", "female": "male"}[gender])) - wanted
+    assert wanted and other
+    for seed in range(6):
+        result = privacy_engine.sanitize(text, Conversation(seed=seed), {real: Action.REPLACE})
+        entity = next(e for e in result.entities if e.real == real)
+        surname = entity.sent.split()[-1]
+        assert surname in wanted and surname not in other, entity.sent

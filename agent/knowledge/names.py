@@ -153,6 +153,12 @@ class NameLexicon:
                 "any": tuple(dict.fromkeys(_names(provider, "first_names"))),
                 "last": tuple(n for n in dict.fromkeys(_names(provider, "last_names")) if n != "Doe"),
             }
+            # Where surnames take the bearer's gender (Ivanov/Ivanova, Nováková, Papadaki),
+            # the gendered lists too, so that a woman's stand-in surname is a woman's.
+            for gender in ("male", "female"):
+                gendered = tuple(dict.fromkeys(_names(provider, f"last_names_{gender}")))
+                if gendered and set(gendered) != set(_names(provider, f"last_names_{_OTHER[gender]}")):
+                    pool[f"last_{gender}"] = gendered
             for table, names in ((male, pool["male"]), (female, pool["female"]),
                                  (first, pool["any"] + pool["male"] + pool["female"]), (last, pool["last"])):
                 for name in names:
@@ -208,7 +214,7 @@ class NameLexicon:
         for that pool's origin and gender index ("Dmitry" tells ru_RU-Latn as "Dmitriy" does)."""
         latin: dict[str, tuple[str, ...]] = {}
         every: dict[str, tuple[str, ...]] = {}
-        roles = {"male": (0, 2), "female": (1, 2), "any": (2,), "last": (3,)}
+        roles = {"male": (0, 2), "female": (1, 2), "any": (2,), "last": (3,), "last_male": (), "last_female": ()}
         for key, names in pool.items():
             plain, spelt = [], []
             for name in names:
@@ -217,7 +223,7 @@ class NameLexicon:
                     continue
                 plain.append(forms[0])
                 spelt.extend(forms)
-                for form in forms:
+                for form in forms if roles[key] else ():
                     for token in form.split():
                         if len(token) >= 3:
                             masks = pending.setdefault(token.casefold(), [0, 0, 0, 0])
@@ -319,15 +325,17 @@ class NameLexicon:
         # Some locales' gender-neutral list is a stub (Vietnamese: two English names).
         return gendered if len(gendered) > 2 * len(pool["any"]) else pool["any"] or gendered
 
-    def last_names(self, locale: str) -> tuple[str, ...]:
+    def last_names(self, locale: str, gender: str = "any") -> tuple[str, ...]:
+        """The locale's surnames; for a man or a woman, the forms of that gender where the
+        language has them (Morozov, Morozova)."""
         pool = self.pools.get(locale)
-        if pool and pool["last"]:
-            return pool["last"]
-        sibling = _SURNAME_FALLBACK.get(locale, DEFAULT_LOCALE)
-        return self.pools.get(sibling, self.pools[DEFAULT_LOCALE])["last"]
+        if not (pool and pool["last"]):
+            pool = self.pools.get(_SURNAME_FALLBACK.get(locale, DEFAULT_LOCALE), self.pools[DEFAULT_LOCALE])
+        return pool.get(f"last_{gender}") or pool["last"]
 
 
 _FIRST, _LAST, _MALE, _FEMALE = 1, 2, 4, 8
+_OTHER = {"male": "female", "female": "male"}
 
 
 def _casefold_name(token: str) -> str:

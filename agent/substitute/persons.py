@@ -152,7 +152,7 @@ class PersonSurrogates:
 
     def _pool(self, role: str, locale: str, gender: str) -> tuple[str, ...]:
         if role == "last":
-            return self.names.last_names(locale)
+            return self.names.last_names(locale, gender)
         return self.names.first_names(locale, gender)
 
     def _pool_for(self, part: str, role: str, locale: str, gender: str, single: bool) -> list[str]:
