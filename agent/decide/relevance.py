@@ -193,11 +193,16 @@ _PERSONAL_ORG = re.compile(
     r"\b(?:my|our)\s+(?:company|employer|firm|client|customer|startup|business|team|school|agency|"
     r"organi[sz]ation|store|shop|brand|restaurant|clinic|practice|bank|landlord)\s+(?:is\s+|called\s+|named\s+)?|"
     r"\b(?:our|my|the)\s+client,?\s+|"
-    r"\b(?:manager|director|engineer|intern|developer|employee|ceo|cto|founder|owner|head|member|"
-    r"student|teacher|nurse|consultant|analyst|designer|staff)\s+(?:at|of|for|with)\s+(?:the\s+)?|"
     r"\bjob\s+(?:at|with)\s+|\binternship\s+at\s+|\bhired\s+(?:at|by)\s+|\bapply(?:ing)?\s+(?:to|at)\s+|"
     r"\bjoin(?:ing|ed)?\s+|\bacquir(?:e|ing|ed)\s+(?:the\s+company\s+)?|\b(?:our|my)\s+|\blaid\s+off\s+from\s+|"
     r"\bfired\s+from\s+|\bbidding\s+on\s+|\bon\s+behalf\s+of\s+)['\"“]?$"
+)
+# Someone's role at an organisation ("a nurse at X", "the founder of X"): the writer's or
+# their contact's workplace, unless the organisation is a well-known one ("Who is the CEO
+# of <a listed company>?" asks about the company).
+_ROLE_AT = re.compile(
+    r"(?i)\b(?:manager|director|engineer|intern|developer|employee|ceo|cto|founder|owner|head|member|"
+    r"student|teacher|nurse|consultant|analyst|designer|staff)\s+(?:at|of|for|with)\s+(?:the\s+)?['\"“]?$"
 )
 # A line of the user's own history (a CV, a cover letter): "during my time at X", "my
 # previous role at X", "At X, I led ...": where they worked or studied.
@@ -506,7 +511,10 @@ class RelevanceRules:
             return Verdict(False, 0.85, "your organisation or client")
         if ENDS_WITH_PRIVATE_LEGAL_FORM.search(span.text):
             return Verdict(False, 0.75, "a private company")
-        if is_public(span.text, Label.ORG) or is_public(span.text, Label.MISC) or self._public_prefix(span.text):
+        public = is_public(span.text, Label.ORG) or is_public(span.text, Label.MISC) or self._public_prefix(span.text)
+        if _ROLE_AT.search(before) and not public:
+            return Verdict(False, 0.85, "your organisation or client")
+        if public:
             return Verdict(True, 0.85, "well-known organisation")
         if _KNOWLEDGE_Q.search(before) or re.search(r"(?i)\b(?:report|article|essay|review|summary|analysis)\s+(?:on|about|of)\s+$", before):
             return Verdict(True, 0.55, "organisation asked about")
