@@ -16,6 +16,7 @@ Each rule is guarded by a cheap substring test so ordinary text costs one scan.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from agent.detect.base import DetectionContext
@@ -131,10 +132,11 @@ _KIND_LIST = re.compile(
     r"startups|retailers|businesses|corporations)\b)[^.:;!?\n]{0,80}:[ \t]*"
     rf"(?P<v>{_LIST_NAME})"
 )
-# "A, B, C and D": names in a list (each one to five words).
-_NAME_LIST = re.compile(
-    rf"(?<![\w'’\-]){_LIST_NAME}(?:[ \t]*,[ \t]*{_LIST_NAME}){{1,12}}[ \t]*,?[ \t]+(?:and|&)[ \t]+{_LIST_NAME}"
-)
+# "A, B, C and D": names in a list (each one to four words), read from the "and" back.
+_LIST_AND = re.compile(r"[ \t]*,?[ \t]+(?:and|&)[ \t]+")
+_LIST_ITEM = re.compile(_LIST_NAME)
+_LIST_WORD = re.compile(_WORD)
+_LIST_WINDOW = 400
 _TRADE_ENDS = GENERIC_ORG_WORDS | INDUSTRY_WORDS | COMPANY_SUFFIX_WORDS
 # "at X, 12 Harbour Road": a venue named before its street address.
 _VENUE = re.compile(rf"\bat[ \t]+{_NAME},[ \t]*(?=\d{{1,6}}[ \t]+[A-Z\w])")
@@ -211,17 +213,51 @@ def _org_lists(text: str, detector: str) -> list[Span]:
     """A list of three or more names, most of which end in a word of the trade ("Acme
     Pictures, Dovetail Films, Greyline and Orbis Studios"): the others are companies too."""
     spans = []
-    for m in _NAME_LIST.finditer(text):
-        names = [(n.start() + m.start(), n.group()) for n in re.finditer(_LIST_NAME, m.group())]
-        if len(names) < 3:
+    for joint in _LIST_AND.finditer(text):
+        tail = _LIST_ITEM.match(text, joint.end())
+        if tail is None:
             continue
+        names = _list_before(text, joint.start())
+        if len(names) < 2:
+            continue
+        names.append((tail.start(), tail.group()))
         marked = sum(1 for _, n in names if _trade_end(n))
         if 2 * marked < len(names):
             continue
         for start, value in names:
+            if all(w.casefold().rstrip(".") in _TRADE_ENDS for w in value.split()):
+                continue  # "Films" cut off a name the list split: a trade, not a name
             # over NER's person guess; ordinary words before a trade word are a name here
             spans += _span(text, start, value, 0.86, detector, _trade_end(value))
     return spans
+
+
+def _list_before(text: str, end: int) -> list[tuple[int, str]]:
+    """The comma-separated names that end at `end`, nearest last: split, not searched, so
+    prose with many "and"s costs one pass over a short window each."""
+    offset = max(0, end - _LIST_WINDOW)
+    names: list[tuple[int, str]] = []
+    pos = end
+    for part in reversed(text[offset:end].split(",")):
+        start = pos - len(part)
+        value = part.strip(" \t")
+        if _LIST_ITEM.fullmatch(value):
+            names.insert(0, (start + part.index(value), value))
+        else:
+            # the first name may follow other words ("thank Acme Films, ..."): its last
+            # capitalised words, up to four
+            words = part.rstrip(" \t").split(" ")
+            taken: list[str] = []
+            while words and len(taken) < 4 and _LIST_WORD.fullmatch(words[-1]):
+                taken.insert(0, words.pop())
+            if taken:
+                value = " ".join(taken)
+                names.insert(0, (start + part.rstrip(" \t").rindex(value), value))
+            break
+        pos = start - 1
+        if len(names) > 13:
+            break
+    return names
 
 
 def _trade_end(name: str) -> bool:
@@ -317,14 +353,15 @@ def _signature_companies(text: str, detector: str) -> list[Span]:
     counts: dict[str, int] = {}
     for _, line in lines:
         counts[line] = counts.get(line, 0) + 1
+    addresses = [j for j, (_, line) in enumerate(lines) if _ADDRESS_LINE.match(line)]
     done = -1
     for i, (_, line) in enumerate(lines):
-        if i <= done or not _NAME_LINE.match(line) or all(is_common_word(w) for w in line.split()):
+        # the first address line after this one, within three lines (found by bisection)
+        at = bisect.bisect_right(addresses, i)
+        if at == len(addresses) or addresses[at] > i + 3:
             continue
-        for j in range(i + 1, min(i + 4, len(lines))):
-            if _ADDRESS_LINE.match(lines[j][1]):
-                break
-        else:
+        j = addresses[at]
+        if i <= done or not _NAME_LINE.match(line) or all(is_common_word(w) for w in line.split()):
             continue
         for k in range(j - 1, i, -1):
             start, candidate = lines[k]
