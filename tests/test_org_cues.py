@@ -56,6 +56,7 @@ def _orgs(registry, text: str) -> list[str]:
         ("I'm the marketing lead at Brightnook and need 5 slogans.", "Brightnook"),
         ("Rewrite this: At Mirebrook we believe every child deserves a book.", "Mirebrook"),
         ("At Fennloch, our bakers start at dawn.", "Fennloch"),
+        ("Rosa Quint\nField engineer\nSummit\n12 Dock Road, Ely", "Summit"),
         ("> Ilse Drummond\n> Corvantis\n> Ilse Drummond\n> 18 Mill Street\n> Apt. 4", "Corvantis"),
     ],
 )

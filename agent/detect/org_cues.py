@@ -367,7 +367,11 @@ def _signature_companies(text: str, detector: str) -> list[Span]:
             start, candidate = lines[k]
             if candidate == line or counts[candidate] > 1 or _person_shaped(candidate):
                 continue  # a quoted block repeats the person's name line
-            if _COMPANY_LINE.match(candidate) and len(candidate) <= 40 and _plausible(candidate):
+            # after a job-title line the slot is the company's even when its name is an
+            # ordinary word (name / title / company / address)
+            titled = k - 1 > i and lines[k - 1][1] != line
+            if (_COMPANY_LINE.match(candidate) and len(candidate) <= 40 and (titled or candidate.casefold() not in _NOT_A_NAME)
+                    and _plausible(candidate, ordinary_ok=titled)):
                 spans.append(Span(start, start + len(candidate), Label.ORG, candidate, 0.75, detector))
             break
         done = j
