@@ -158,3 +158,26 @@ def test_surname_stand_in_takes_the_gender_of_the_name(privacy_engine, text, rea
         entity = next(e for e in result.entities if e.real == real)
         surname = entity.sent.split()[-1]
         assert surname in wanted and surname not in other, entity.sent
+
+
+def test_romanized_first_names():
+    names = lexicon()
+    assert names.is_romanized_first_name("Giorgos") and names.is_romanized_first_name("Vakhtang")
+    assert not names.is_romanized_first_name("Brigitte")  # Latin lists have it too
+    assert not names.is_romanized_first_name("Papadakis")  # a surname
+    assert not names.is_romanized_first_name("Георгий")  # the native spelling
+
+
+@pytest.mark.parametrize(
+    ("text", "real"),
+    [
+        ("I owe Giorgos Papadakis fifty euros for the ferry tickets.", "Giorgos Papadakis"),  # nothing found
+        ("Please forward the minutes to Zurab and Tamari.", "Zurab"),  # a nationality, kept
+        ("The meeting notes from Spiridon are attached.", "Spiridon"),  # a place, kept
+    ],
+)
+def test_one_romanized_list_is_enough_for_a_first_name(privacy_engine, text, real):
+    result = privacy_engine.sanitize(text, Conversation(seed=3))
+    entity = next((e for e in result.entities if e.real == real), None)
+    assert entity is not None, [(e.real, e.label) for e in result.entities]
+    assert entity.label is Label.PERSON and entity.action is Action.REPLACE, (entity.label, entity.action, entity.reason)

@@ -468,12 +468,13 @@ class PersonNameDetector:
     @staticmethod
     def _likely_first_name(token: str) -> bool:
         """Listed as a first name by at least two locales' curated lists (one list alone
-        has too many words that are ordinary English: "Server", "Will"); never a month or
-        a weekday ("in June")."""
+        has too many words that are ordinary English: "Server", "Will"), or by one as the
+        Latin spelling of a Cyrillic, Greek, Georgian or Armenian name (those were checked
+        against the English word list); never a month or a weekday ("in June")."""
         if token in CALENDAR_WORDS:
             return False
-        info = lexicon().info(token)
-        return len(info.first_in - {"en"}) >= 2
+        names = lexicon()
+        return len(names.info(token).first_in - {"en"}) >= 2 or names.is_romanized_first_name(token)
 
     @staticmethod
     def _likely_last_name(token: str) -> bool:

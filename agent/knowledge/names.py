@@ -245,6 +245,13 @@ class NameLexicon:
     def is_last_name(self, token: str) -> bool:
         return self.info(token).is_last
 
+    def is_romanized_first_name(self, token: str) -> bool:
+        """A first name known only through the Latin spellings of Cyrillic, Greek, Georgian
+        or Armenian lists ("Giorgos", "Vakhtang"). One such list is evidence enough, where a
+        Latin list alone is not: the spellings that are English words were left out."""
+        locales = self.info(token).first_in
+        return bool(locales) and token.isascii() and all(self.scripts.get(loc) in FAITHFUL_SCRIPTS for loc in locales)
+
     def profile(self, tokens: list[str], *, first_index: int | None = 0) -> NameProfile:
         """Most likely origin (locale) and gender of a name given its tokens.
 
