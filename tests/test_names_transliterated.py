@@ -22,6 +22,11 @@ from agent.session.conversation import Conversation
         ("Микола", "uk_UA", "Mykola"),  # Ukrainian national system: и -> y
         ("Гнатюк", "uk_UA", "Hnatiuk"),  # г -> h, ю -> iu inside a word
         ("Юрченко", "uk_UA", "Yurchenko"),  # ю -> yu at the start
+        ("Петър", "bg_BG", "Petar"),  # Bulgarian Streamlined System: ъ -> a
+        ("Христо", "bg_BG", "Hristo"),  # х -> h
+        ("Щерев", "bg_BG", "Shterev"),  # щ -> sht
+        ("Ѓорѓи", "mk_MK", "Gjorgji"),  # Macedonian: ѓ -> gj
+        ("Цветковски", "mk_MK", "Cvetkovski"),  # ц -> c
         ("Παπαδόπουλος", "el_GR", "Papadopoulos"),  # ELOT 743: ου -> ou
         ("Ευάγγελος", "el_GR", "Evangelos"),  # ευ -> ev before a voiced sound, γγ -> ng
         ("Ευθύμιος", "el_GR", "Efthymios"),  # ευ -> ef before θ
@@ -41,6 +46,7 @@ def test_common_spellings_of_cyrillic_names():
     assert set(latin_forms("Ксения", "ru_RU")) >= {"Kseniya", "Ksenia"}
     assert set(latin_forms("Елена", "ru_RU")) >= {"Elena", "Yelena"}
     assert latin_forms("Андрій", "uk_UA")[0] == "Andrii" and "Andriy" in latin_forms("Андрій", "uk_UA")
+    assert latin_forms("Христо", "bg_BG") == ("Hristo", "Khristo")  # the national form, then the Russian-style one
     # Greek, Georgian and Armenian lists: one spelling, the standard's
     assert latin_forms("Ευάγγελος", "el_GR") == ("Evangelos",)
 

@@ -11,8 +11,9 @@ vowels, Thai, Indic scripts, Han) are left out.
 The letters come from `anyascii` (per-character tables, ISC licence). Where a language has
 its own official romanisation that differs from anyascii's general table, a few letters
 are mapped first: Ukrainian by the national system of 2010 (Г -> h, И -> y, Х -> kh, so
-"Mykola Hnatiuk"), Greek by ELOT 743, the passport standard (ου -> ou, ευ -> ev/ef,
-γγ -> ng, so "Papadopoulos", "Evangelos"). Apostrophes that mark soft signs, ejectives or
+"Mykola Hnatiuk"), Bulgarian and Macedonian by theirs ("Petar", "Gjorgji"), Greek by
+ELOT 743, the passport standard (ου -> ou, ευ -> ev/ef, γγ -> ng, so "Papadopoulos",
+"Evangelos"). Apostrophes that mark soft signs, ejectives or
 aspiration are dropped, as people do when they write the names in English.
 
 Detection also learns the other spellings in wide use for Russian-style names, each one a
@@ -63,12 +64,26 @@ def _plain_greek(letter: str) -> str:
     return {"ά": "α", "έ": "ε", "ή": "η"}.get(letter, letter)
 
 
-def _ukrainian(word: str) -> str:
+# Bulgarian by the Streamlined System (Transliteration Act 2009: ъ -> a, щ -> sht, х -> h,
+# a final -ия -> -ia, so "Petar", "Hristo"); Macedonian by its official system
+# (ѓ -> gj, ќ -> kj, ц -> c, х -> h, so "Gjorgji", "Cvetkovski").
+_BG_LETTERS = {"х": "h", "щ": "sht", "ъ": "a", "ь": "y", "ю": "yu", "я": "ya", "й": "y", "ц": "ts"}
+_MK_LETTERS = {"х": "h", "ц": "c", "ѓ": "gj", "ќ": "kj", "ѕ": "dz", "џ": "dzh", "ј": "j", "љ": "lj", "њ": "nj"}
+_NATIONAL = {"uk": (_UK_LETTERS, _UK_INITIAL), "bg": (_BG_LETTERS, {}), "mk": (_MK_LETTERS, {})}
+_BG_FINAL_IA = re.compile(r"(?<=[иИ])([яЯ])\b")
+
+
+def _national(word: str, language: str) -> str:
+    """The letters of a language's national romanisation that differ from anyascii's;
+    the others are left for anyascii."""
+    letters, initial = _NATIONAL[language]
+    if language == "bg":
+        word = _BG_FINAL_IA.sub(lambda m: "A" if m.group(1).isupper() else "a", word)
     out = []
     for i, ch in enumerate(word):
         low = ch.casefold()
-        table = _UK_INITIAL if i == 0 or not word[i - 1].isalpha() else _UK_LETTERS
-        latin = table.get(low, _UK_LETTERS.get(low))
+        table = initial if i == 0 or not word[i - 1].isalpha() else letters
+        latin = table.get(low, letters.get(low))
         if latin is None:
             out.append(ch)
         else:
@@ -91,8 +106,8 @@ def _anyascii():
 def romanize(name: str, locale: str) -> str:
     """The Latin spelling of a name from `locale`'s list ("" when it has letters anyascii
     cannot render)."""
-    if locale.startswith("uk"):
-        name = _ukrainian(name)
+    if locale[:2] in _NATIONAL:
+        name = _national(name, locale[:2])
     elif locale.startswith("el"):
         name = _greek(name)
     elif locale.startswith("hy"):
@@ -124,15 +139,16 @@ _ENDING_CHOICES = ("i",)  # alternatives to "y" for the same ending, not further
 def latin_forms(name: str, locale: str) -> tuple[str, ...]:
     """The Latin spellings of a name from `locale`'s list, the plain one first (the one
     stand-in pools take); for Cyrillic lists also the common variants, each rule alone and
-    all together (with either ending), and for Ukrainian names the Russian-style letters some writers use
-    ("Mikola Gnatyuk"). () when the name has letters anyascii cannot render."""
+    all together (with either ending), and for Ukrainian, Bulgarian and Macedonian names the
+    Russian-style letters some writers use ("Mikola Gnatyuk", "Khristo"). () when the name
+    has letters anyascii cannot render."""
     plain = romanize(name, locale)
     if not plain:
         return ()
     out = [plain]
     if locale[:2] in ("ru", "uk", "bg", "mk"):
         bases = [plain]
-        if locale.startswith("uk"):
+        if locale[:2] in _NATIONAL:
             bases.append(romanize(name, "ru"))
         for base in filter(None, bases):
             out.append(base)
