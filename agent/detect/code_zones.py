@@ -41,9 +41,23 @@ _CODE_LINE = re.compile(
     # "let"/"const"/"var" only in a declaration's shape ("let x =", "const {a} =", "let mut n;"):
     # as English words they open ordinary sentences ("let us plan the trip").
     r"""|^\s*(?:const|let|var)\s+(?:mut\s+)?(?:[\w$]+\s*(?:[=:;,]|$)|[\[{])"""
-    r"""|^\s*[\w.\[\]'"]+\s*(?:=|\+=|-=|:=)\s*\S|[;{]\s*$|^\s*[}\])]|^\s*[\w.]+\(.*\)\s*[;:]?\s*$""",
+    r"""|^\s*[\w.\[\]'"]+\s*(?:=|\+=|-=|:=)\s*\S|\{\s*$|^\s*[}\])]|^\s*[\w.]+\(.*\)\s*[;:]?\s*$""",
     re.VERBOSE,
 )
+# A statement's end. Prose lists end their items with ";" too (a CV's "led the partnership
+# with X;", a contract's clauses), so such a line is code only without a run of six plain
+# words outside its string literals.
+_SEMICOLON_END = re.compile(r";\s*$")
+_STRING_LITERAL = re.compile(r""""[^"\n]*"|'[^'\n]*'""")
+_PROSE_RUN = re.compile(r"(?:[^\W\d_]{2,}[ \t]+){5}[^\W\d_]{2,}")
+
+
+def is_code_line(line: str) -> bool:
+    """Whether a line has the shape of a line of code (_CODE_LINE, or a statement ending in
+    ";" that is no sentence)."""
+    if _CODE_LINE.search(line):
+        return True
+    return bool(_SEMICOLON_END.search(line)) and not _PROSE_RUN.search(_STRING_LITERAL.sub('""', line))
 
 
 _COMMENT_START = re.compile(r"^\s*(?:#|//|/\*|\*|--)")
@@ -65,7 +79,7 @@ class _CodeLinesOfLastText:
         key = (line_start, len(line))
         found = last[1].get(key)
         if found is None:
-            found = last[1][key] = _CODE_LINE.search(line) is not None
+            found = last[1][key] = is_code_line(line)
         return found
 
 
@@ -151,7 +165,7 @@ def is_code_text(text: str) -> bool:
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) < 3:
         return False
-    code = sum(1 for line in lines if _CODE_LINE.search(line) or _COMMENT_START.match(line) or _LOG_HEADER.match(line))
+    code = sum(1 for line in lines if is_code_line(line) or _COMMENT_START.match(line) or _LOG_HEADER.match(line))
     return code * 3 >= len(lines)
 
 
@@ -235,7 +249,7 @@ class TechnicalZones:
     def __init__(self, text: str):
         lines = text.split("\n")
         stats = [technical_density(line) for line in lines]
-        code_lines = [_CODE_LINE.search(line) is not None for line in lines]  # searched once per line
+        code_lines = [is_code_line(line) for line in lines]  # searched once per line
         flags = []
         fenced = False
         for i, line in enumerate(lines):
