@@ -47,7 +47,9 @@ def test_common_spellings_of_cyrillic_names():
     assert set(latin_forms("Елена", "ru_RU")) >= {"Elena", "Yelena"}
     assert latin_forms("Андрій", "uk_UA")[0] == "Andrii" and "Andriy" in latin_forms("Андрій", "uk_UA")
     assert latin_forms("Христо", "bg_BG") == ("Hristo", "Khristo")  # the national form, then the Russian-style one
-    # Greek, Georgian and Armenian lists: one spelling, the standard's
+    # Greek: γι before a vowel also as y, not after a consonant
+    assert latin_forms("Γιάννης", "el_GR") == ("Giannis", "Yiannis", "Yannis")
+    assert latin_forms("Γεώργιος", "el_GR") == ("Georgios",)
     assert latin_forms("Ευάγγελος", "el_GR") == ("Evangelos",)
 
 

@@ -18,7 +18,8 @@ aspiration are dropped, as people do when they write the names in English.
 
 Detection also learns the other spellings in wide use for Russian-style names, each one a
 regular rewrite of the transliteration (Dmitriy/Dmitry/Dmitri, Kseniya/Ksenia,
-Aleksey/Alexey, Elena/Yelena); the stand-in pools take the plain form only.
+Aleksey/Alexey, Elena/Yelena), and Greek γι as y (Giannis/Yiannis/Yannis); the stand-in
+pools take the plain form only.
 """
 
 from __future__ import annotations
@@ -134,14 +135,17 @@ _VARIANTS = (
     (re.compile(r"^E(?=[bcdfghklmnprstvz])"), "Ye"),
 )
 _ENDING_CHOICES = ("i",)  # alternatives to "y" for the same ending, not further steps
+# Greek γι before a vowel is the sound y, and English texts often write it so (ELOT 743
+# "Giannis", "Panagiotis"; also "Yiannis", "Yannis", "Panayiotis").
+_GREEK_Y = re.compile(r"(?<![bcdfghklmnprstvxz])([Gg])i(?=[aeou])")  # not after a consonant: "Georgios"
 
 
 def latin_forms(name: str, locale: str) -> tuple[str, ...]:
     """The Latin spellings of a name from `locale`'s list, the plain one first (the one
-    stand-in pools take); for Cyrillic lists also the common variants, each rule alone and
-    all together (with either ending), and for Ukrainian, Bulgarian and Macedonian names the
-    Russian-style letters some writers use ("Mikola Gnatyuk", "Khristo"). () when the name
-    has letters anyascii cannot render."""
+    stand-in pools take); for Greek lists γι as yi or y; for Cyrillic lists the common
+    variants, each rule alone and all together (with either ending), and for Ukrainian,
+    Bulgarian and Macedonian names the Russian-style letters some writers use ("Mikola
+    Gnatyuk", "Khristo"). () when the name has letters anyascii cannot render."""
     plain = romanize(name, locale)
     if not plain:
         return ()
@@ -159,4 +163,7 @@ def latin_forms(name: str, locale: str) -> tuple[str, ...]:
                     combined = pattern.sub(repl, combined)
             out.append(combined)
             out.extend(pattern.sub(repl, combined) for pattern, repl in _VARIANTS if repl in _ENDING_CHOICES)
+    elif locale[:2] == "el":
+        for repl in ("yi", "y"):
+            out.append(_GREEK_Y.sub(lambda m, r=repl: r.capitalize() if m.group(1) == "G" else r, plain))
     return tuple(dict.fromkeys(out))
