@@ -73,26 +73,33 @@ _EMPLOYER = re.compile(
     rf")[ \t]+{_NAME}"
 )
 
+# Shops and practices a person runs or goes to ("my bakery X", "a salon called X").
+_PLACES_OF_BUSINESS = r"shop|store|caf[eé]|restaurant|bakery|salon|clinic"
+# What a business is to someone ("our client X", "my employer, X").
+_PARTNERS = rf"client|customer|employer|supplier|vendor|sponsor|{_KINDS}|{_PLACES_OF_BUSINESS}"
+# Roles only an organisation has (case-blind where used).
+_ORG_ROLES = r"ceo|cto|cfo|coo|founder|co-founder|cofounder|headquarters|shareholders"
+
 # "a startup called X", "a bakery named X": the text says what it is.
 _CALLED_GUARD = re.compile(r"(?i)\b(?:called|named)\b")
 _CALLED = re.compile(
-    rf"(?i:\b(?:{_KINDS}|shop|store|caf[eé]|restaurant|bakery|bar|pub|hotel|salon|gym|clinic|app|website|podcast|channel))s?"
+    rf"(?i:\b(?:{_KINDS}|{_PLACES_OF_BUSINESS}|bar|pub|hotel|gym|app|website|podcast|channel))s?"
     rf"[ \t]+(?:called|named)[ \t]+[\"“']?{_NAME}"
 )
 # "the founder of X", "X's CEO": roles only an organisation has.
-_ROLE_GUARD = re.compile(r"(?i)\b(?:ceo|cto|cfo|coo|founder|co-founder|cofounder|headquarters|shareholders|board of directors)\b")
+_ROLE_GUARD = re.compile(rf"(?i)\b(?:{_ORG_ROLES}|board of directors)\b")
 _ROLE_OF = re.compile(
-    r"(?i:\b(?:CEO|CTO|CFO|COO|founder|co-founder|cofounder|headquarters|shareholders|board[ \t]+of[ \t]+directors)[ \t]+(?:of|at))"
+    rf"(?i:\b(?:{_ORG_ROLES}|board[ \t]+of[ \t]+directors)[ \t]+(?:of|at))"
     rf"[ \t]+{_NAME}"
 )
 _ROLE_OWNER = re.compile(
-    rf"{_NAME}['’]s[ \t]+(?:\w+[ \t]+)?(?i:CEO|CTO|CFO|COO|founder|co-founder|cofounder|headquarters|HQ|shareholders|share[ \t]+price)\b"
+    rf"{_NAME}['’]s[ \t]+(?:\w+[ \t]+)?(?i:{_ORG_ROLES}|HQ|share[ \t]+price)\b"
 )
 # "our client X", "my employer, X".
-_PARTNER_GUARD = re.compile(rf"(?i)\b(?:our|my|their|your)[ \t]+(?:\w+[ \t]+)?(?:client|customer|employer|supplier|vendor|sponsor|{_KINDS}|shop|store|caf[eé]|restaurant|bakery|salon|clinic)")
+_PARTNER_GUARD = re.compile(rf"(?i)\b(?:our|my|their|your)[ \t]+(?:\w+[ \t]+)?(?:{_PARTNERS})")
 _PARTNER = re.compile(
     r"\b(?:[Oo]ur|[Mm]y|[Tt]heir|[Yy]our)[ \t]+(?:new[ \t]+|biggest[ \t]+|largest[ \t]+|main[ \t]+|former[ \t]+|current[ \t]+|little[ \t]+|small[ \t]+|family[ \t]+)?"
-    rf"(?:client|customer|employer|supplier|vendor|sponsor|{_KINDS}|shop|store|caf[eé]|restaurant|bakery|salon|clinic)"
+    rf"(?:{_PARTNERS})"
     # "our startup, X, helps ...", "my bakery X": the name right after the kind, set off or not
     rf"(?:[ \t]*,[ \t]*(?={_LIST_NAME}[ \t]*,)|[ \t]+){_NAME}"
 )
