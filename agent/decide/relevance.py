@@ -204,6 +204,9 @@ _ROLE_AT = re.compile(
     r"(?i)\b(?:manager|director|engineer|intern|developer|employee|ceo|cto|founder|owner|head|member|"
     r"student|teacher|nurse|consultant|analyst|designer|staff)\s+(?:at|of|for|with)\s+(?:the\s+)?['\"“]?$"
 )
+# Who owns a note in code ("TODO(<name>):", "@author <name>"): a developer, never a
+# character of whatever work the file's comments mention.
+_CODE_OWNER_BEFORE = re.compile(r"(?:\b(?:TODO|FIXME|XXX|HACK|BUG)\s*\(\s*|@author\s+)$")
 # A line of the user's own history (a CV, a cover letter): "during my time at X", "my
 # previous role at X", "At X, I led ...": where they worked or studied.
 _PAST_WORKPLACE_BEFORE = re.compile(
@@ -423,7 +426,8 @@ class RelevanceRules:
         before, after = _sentence_around(text, span.start, span.end)
         whole = text
         label = span.label
-        if label is Label.PERSON and (_SELF_NAME.search(before) or _RELATION_BEFORE.search(before)):
+        if label is Label.PERSON and (_SELF_NAME.search(before) or _RELATION_BEFORE.search(before)
+                                      or _CODE_OWNER_BEFORE.search(before)):
             return Verdict(False, 0.9, "a private person")
         maker = label is Label.PERSON and made_the_work(whole, span)
         if label is not Label.DATE and not maker and (self._character(span, whole) or _CHARACTER_APPOSITION.match(after)):

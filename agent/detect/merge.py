@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import replace
 
-from agent.entities import Span
+from agent.entities import Label, Span
 
 # Ties on score and length go to the more specific detector.
 _DETECTOR_PRIORITY = {
@@ -67,7 +67,9 @@ def resolve_overlaps(spans: list[Span]) -> list[Span]:
     if len(spans) < 2:
         return list(spans)
     candidates = _absorb_contained(spans)
-    candidates.sort(key=lambda s: (s.score, len(s), _priority(s)), reverse=True)
+    # A secret is taken before anything it overlaps: losing it to a longer span of another
+    # type ("pa&ss@db.host" read as an e-mail from the "ss") would send the rest of it.
+    candidates.sort(key=lambda s: (s.label is Label.SECRET, s.score, len(s), _priority(s)), reverse=True)
     starts: list[int] = []
     ends: list[int] = []
     taken: list[Span] = []
