@@ -151,9 +151,10 @@ class PersonSurrogates:
         return None if candidate is None else _restyle(part, candidate)
 
     def _pool(self, role: str, locale: str, gender: str) -> tuple[str, ...]:
-        if role == "last":
-            return self.names.last_names(locale, gender)
-        return self.names.first_names(locale, gender)
+        names = self.names.last_names(locale, gender) if role == "last" else self.names.first_names(locale, gender)
+        # A stand-in must keep its length in upper and lower case: "Gieß" written in
+        # capitals by the LLM is "GIESS", which no longer matches it, and is not restored.
+        return tuple(n for n in names if len(n.upper()) == len(n) == len(n.lower())) or names
 
     def _pool_for(self, part: str, role: str, locale: str, gender: str, single: bool) -> list[str]:
         """The candidates for a part (never changed by callers). They depend on the part
