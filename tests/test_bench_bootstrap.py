@@ -118,3 +118,19 @@ def test_paired_comparison_resamples_both_runs_alike():
     assert 0.0 <= row["interval"][0] < 0.05 < row["interval"][1] < 0.15
     alone = intervals({}, {"pupa": _score("pupa", [(_text(f"q{i}", 3), i % 2 == 0) for i in range(60)])})
     assert _width(alone, "validation", "pupa_recall") > 0.2
+
+
+def test_the_paired_report_shows_the_validation_half_only_when_asked(tmp_path, capsys):
+    import json
+
+    from agent.bench.bootstrap import main
+
+    run = {"veil": {"datasets": {}}, "fit": {"veil": {"datasets": {}}}}
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_text(json.dumps(run))
+    main([str(tmp_path / "a.json"), str(tmp_path / "b.json")])
+    shown = capsys.readouterr().out
+    assert "fit:" in shown and "validation:" not in shown
+    main([str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--validation"])
+    shown = capsys.readouterr().out
+    assert shown.index("fit:") < shown.index("validation:")

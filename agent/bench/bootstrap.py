@@ -201,7 +201,8 @@ def paired(before: dict, after: dict, half: str = "validation", seed: int = SEED
 
 def main(argv: list[str] | None = None) -> int:
     """python -m agent.bench.bootstrap BEFORE/bench.json AFTER/bench.json: is a change a
-    gain, or noise? (the validation half, then the fit half)"""
+    gain, or noise? The fit half only, unless --validation asks for the validation half
+    too (read it once, to report: looking at it while choosing rules fits it)."""
     import argparse
     import json
     from pathlib import Path
@@ -209,9 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agent.bench.bootstrap", description=main.__doc__)
     parser.add_argument("before")
     parser.add_argument("after")
+    parser.add_argument("--validation", action="store_true", help="also the validation half (after the fit half)")
     args = parser.parse_args(argv)
     runs = [json.loads(Path(path).read_text(encoding="utf-8")) for path in (args.before, args.after)]
-    for half in ("validation", "fit"):
+    for half in ("fit", "validation") if args.validation else ("fit",):
         rows = paired(*runs, half=half)
         print(f"\n{half}: | measure | before | after | after - before (95%, paired over texts) |")
         for key, row in rows.items():
