@@ -64,7 +64,7 @@ _COMMENT_START = re.compile(r"^\s*(?:#|//|/\*|\*|--)")
 
 
 class _CodeLinesOfLastText:
-    """_CODE_LINE per line of the last text asked about: the registry asks about every
+    """is_code_line per line of the last text asked about: the registry asks about every
     entity of a text, detector after detector, and searching a long paragraph again for
     each took ~0.2 ms per entity of a document. Kept by the line's place in that text
     (the same text object), so a line is searched once."""
@@ -315,7 +315,7 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 
 def _code_shaped(line: str, code_line: bool) -> bool:
-    """A line of code, configuration or log by its form (`code_line`: _CODE_LINE found in it)."""
+    """A line of code, configuration or log by its form (`code_line`: is_code_line says so)."""
     if not line.strip():
         return False
     if code_line or _LOG_HEADER.match(line) or _CONFIG_LINE.match(line):

@@ -204,6 +204,13 @@ def _acts_as_person(ent) -> bool:
     return person_pronoun_in(doc[ent.end : ent.end + 8])
 
 
+def _place_or_company(value: str) -> bool:
+    """A known place, a listed company, a legal form or a kind of organisation: whatever
+    its words look like, not a person's name."""
+    return bool(is_known_place(value) or geo_index().lookup(value) is not None or is_listed_company(value)
+                or ENDS_WITH_LEGAL_FORM.search(value) or is_generic_org(value))
+
+
 def _full_name_shape(value: str, names) -> bool:
     """Two or three capitalised words, the first only a first name and the last only a
     surname in the name lists (any locale), that name no known place or listed company:
@@ -215,8 +222,7 @@ def _full_name_shape(value: str, names) -> bool:
     first, last = names.info(tokens[0]), names.info(tokens[-1])
     if not first.first_in or first.last_in or not last.last_in or last.first_in:
         return False
-    return not (is_known_place(value) or geo_index().lookup(value) is not None or is_listed_company(value)
-                or ENDS_WITH_LEGAL_FORM.search(value) or is_generic_org(value))
+    return not _place_or_company(value)
 
 
 # Below this Zipf frequency a capitalised word is rare in English text (a foreign given
@@ -235,8 +241,7 @@ def _rare_word_pair(value: str) -> bool:
         return False
     if any(zipf(t) >= _RARE_ZIPF for t in tokens):
         return False
-    return not (is_known_place(value) or geo_index().lookup(value) is not None or is_listed_company(value)
-                or ENDS_WITH_LEGAL_FORM.search(value) or is_generic_org(value))
+    return not _place_or_company(value)
 
 
 _TITLE_WORD = re.compile(r"[^\W\d_][^\W\d_A-Z]+(?:[-'’][^\W\d_][^\W\d_A-Z]+)?")
