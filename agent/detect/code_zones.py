@@ -143,7 +143,22 @@ def is_code(text: str, span: Span, *, token_rules: bool = True) -> bool:
         if code_line:
             return True
     before, after = text[max(0, span.start - 3) : span.start], text[span.end : span.end + 3]
+    if before.endswith("*") and _emphasis_opens(text, span, line, line_start):
+        return bool(_AFTER_CODE.match(after))
     return bool(_BEFORE_CODE.search(before) or _AFTER_CODE.match(after))
+
+
+# Markdown emphasis around prose: role-play actions ("*Ilka shrugs.*") and bold speaker
+# labels ("**Ilka:**"). The opening asterisks follow a space, a bracket, a quote or the
+# line start; a closing one touches the word before it, later on the line. (A pointer or a
+# product in code, "x = *Ptr;", "a * B", has no such pair.)
+_EMPHASIS_OPEN = re.compile(r"(?:^|[\s(\[\"“'‘])\*{1,2}$")
+_EMPHASIS_CLOSE = re.compile(r"(?<=[^\s*])\*{1,2}(?![\w*])")
+
+
+def _emphasis_opens(text: str, span: Span, line: str, line_start: int) -> bool:
+    offset = span.start - line_start
+    return bool(_EMPHASIS_OPEN.search(line, 0, offset)) and bool(_EMPHASIS_CLOSE.search(line, offset + 1))
 
 
 # The head of a log line: a timestamp, a level, maybe a logger name in brackets.
@@ -218,8 +233,16 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 
 
+# The slots of role-play character cards ("{{char}} is a knight", "{{user}} enters"): a
+# person of the story, read as a word, not as the braces of code.
+_ROLE_PLAY_SLOT = re.compile(r"\{\{(?:char|user)\}\}", re.IGNORECASE)
+
+
 def _counted(text: str) -> str:
-    """The text without e-mail addresses and URLs (each needs one of these to match)."""
+    """The text without e-mail addresses and URLs (each needs one of these to match), and
+    with role-play slots as plain words."""
+    if "{{" in text:
+        text = _ROLE_PLAY_SLOT.sub("slot", text)
     if "@" not in text and "://" not in text and "www." not in text:
         return text
     return _NOT_COUNTED.sub(" ", text)

@@ -36,6 +36,7 @@ from agent.detect.merge import resolve_overlaps
 from agent.detect.ner import SpacyNerDetector
 from agent.detect.nlp import LazyAnalysis, ModelMissing, SpacyPipeline, shared_pipeline
 from agent.detect.obfuscated import ObfuscatedEmailDetector
+from agent.detect.one_word_names import OneWordNameDetector
 from agent.detect.org_cues import OrgCueDetector
 from agent.detect.patterns import pattern_detectors
 from agent.detect.person_names import PersonNameDetector, kinship_letters
@@ -362,6 +363,7 @@ def build_registry(settings: Settings, extra: Sequence[Detector] = ()) -> Detect
     if pipeline is not None:
         detectors.append(SpacyNerDetector(pipeline))
     detectors.append(PersonNameDetector(pipeline))
+    detectors.append(OneWordNameDetector())
     detectors.append(CjkNameDetector())
     detectors.append(CodeNameDetector())
     detectors.append(OrganisationDetector())
