@@ -109,7 +109,7 @@ def test_chat_handle_with_digits_is_a_username(registry):
         ("The Council met at dawn. At noon the Council said the border would close.", "Council"),
         ("The spell Fireball deals damage. Cast Fireball twice and then Fireball explodes.", "Fireball"),
         ("Hello Brackenford, the market opens at six! Visitors love Brackenford because of its castle.", "Brackenford"),
-        ("We love the beaches of Costa Rica. Next year we return to Costa Rica, and my wife smiled at the idea.", "Rica"),
+        ("We flew to Burkina Faso in May. In Burkina Faso, who you know matters more than the rules.", "Faso"),
     ],
 )
 def test_recurring_words_that_are_no_one_stay_unnamed(text, word):

@@ -50,7 +50,7 @@ _CAPITALISED = re.compile(r"(?<![\w'’\-@#/.])[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,
 _LOWER_WORD = re.compile(r"(?<![\w\-])[a-zà-öø-ÿ]{3,}(?![\w\-])")
 
 # At and above this Zipf frequency a word is written often in English (an ordinary word,
-# a household name: "Python", "Jesus" are about 3.8 and 5): not a made-up or rare name.
+# a household name: "Python" is about 3.8, "English" 5): not a made-up or rare name.
 _FREQUENT_ZIPF = 3.8
 
 # What only people do, right after the name or right before it ("said Quenby").
@@ -144,7 +144,7 @@ class OneWordNameDetector:
             if any(_DETERMINER_BEFORE.search(b) for b in befores):
                 continue
             if any(_in_longer_name(b, word) for b in befores):
-                continue  # "Rica" of "Costa Rica"
+                continue  # "Faso" of "Burkina Faso"
             inside = sum(1 for b in befores if _MID_SENTENCE_BEFORE.search(b))
             sure = next((s for s, b in zip(starts, befores) if _acts_as_person(text, s, len(word), b)), None)
             if sure is None and inside >= 2 and names.is_first_name(word):
