@@ -202,3 +202,5 @@ def residual_risk(decisions: Sequence[Decision]) -> RiskScore:
             weight *= _PUBLIC_DISCOUNT
         items.append((decision.span.text, decision.span.label, weight))
     return RiskScore(round(sum(w for _, _, w in items), 2), tuple(items))
+            if handed_over is None and keep:
+                handed_over = self.rules.unknown_person(text, span, rule)

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from agent import paths
 from agent.decide.pasted import FICTION_SPEC_BEFORE, in_pasted_document
+from agent.decide.unknown_names import unknown_name
 from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
@@ -272,6 +273,27 @@ _MAKER_ROLE_BEFORE = re.compile(
 )
 
 
+# Kinds of work one person writes: "the <name> novel" names its author. (Not "games",
+# "series", "books", "plays": "the <publisher> books", "the <studio> games".)
+_AUTHORED_KIND_AFTER = re.compile(
+    r"(?:'s|’s)?\s+(?:(?:new|latest|first|last|debut|early|late|famous|classic|best-?selling)\s+)?"
+    r"(?:novels?|novellas?|poems?|short\s+stor(?:y|ies)|essays?|memoirs?|sonnets?)\b"
+)
+
+
+def _unknown_author(text: str, span: Span) -> bool:
+    """"the <surname> novel": an unknown word before a kind of work one person writes is
+    its author's name, whatever NER took it for."""
+    return (
+        span.label in (Label.ORG, Label.LOCATION, Label.MISC)
+        and " " not in span.text
+        and _AUTHORED_KIND_AFTER.match(text, span.end) is not None
+        and not is_public(span.text, span.label)
+        and not is_known_place(span.text)
+        and unknown_name(span.text)
+    )
+
+
 def made_the_work(text: str, span: Span) -> bool:
     return bool(_MAKER_AFTER.match(text[span.end : span.end + 80]) or _MAKER_ROLE_BEFORE.search(text[max(0, span.start - 30) : span.start]))
 
@@ -330,6 +352,12 @@ def in_handed_over_text(text: str, span: Span) -> bool:
 # A verdict this sure is final (the learned judge does not overrule it: judge/runtime.py).
 _SURE = 0.8
 HANDED_OVER = Verdict(False, _SURE, "in a text handed over to work on")
+UNKNOWN_PERSON = Verdict(False, _SURE, "a name nobody writes about")
+# Keep-verdicts that rest on a sign the person is public, not on how the name is used.
+_PUBLIC_EVIDENCE = frozenset({
+    "public figure", "public office holder", "character in a known work", "a named concept",
+    "named with a public figure", "public entity",
+})
 
 
 # What a prompt asks of a place it is about: a trip, things to see, its facts.
@@ -421,6 +449,22 @@ class RelevanceRules:
         if span.label is not Label.DATE and in_handed_over_text(text, span):
             return HANDED_OVER
         return None
+
+    @staticmethod
+    def unknown_person(text: str, span: Span, rule: Verdict | None) -> Verdict | None:
+        """The last word on a person kept without evidence that they are public: swap a
+        name no list, word-frequency source or near spelling knows (unknown_names.py),
+        when the rules found no sign of a public person ("President X", a character of
+        a named work, a citation) and the keep came from the judge or from how the name
+        is used ("early <surname>", "the <surname> novel", a question about them). Applied
+        after the judge, as handed_over is: the head's training rows stay as they are."""
+        if span.label is not Label.PERSON and not _unknown_author(text, span):
+            return None
+        if rule is not None and rule.keep and (rule.confidence >= _SURE or rule.reason in _PUBLIC_EVIDENCE):
+            return None
+        if not unknown_name(span.text):
+            return None
+        return UNKNOWN_PERSON
 
     def _verdict(self, text: str, span: Span) -> Verdict | None:
         before, after = _sentence_around(text, span.start, span.end)
