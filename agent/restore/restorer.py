@@ -17,6 +17,8 @@ from types import EllipsisType
 import phonenumbers
 
 from agent.entities import Action, Label, RestoredSpan, RestoreResult
+from agent.knowledge.calendar_words import CALENDAR_PREFIXES, CALENDAR_WORD, has_glued_calendar_word
+from agent.knowledge.calendar_words import LONGEST as _LONGEST_CALENDAR_WORD
 from agent.knowledge.names import lexicon
 from agent.knowledge.person_words import parse_name
 from agent.knowledge.scripts import CJK, HANGUL, HIRAGANA, KATAKANA, cjk_script, has_cjk
@@ -24,6 +26,7 @@ from agent.knowledge.words import is_common_word
 from agent.restore.alternation import Alternation
 from agent.restore.dates import DATE_RENDERINGS, parse_date
 from agent.restore.probes import Prefilter, Probe, regex_fold
+from agent.restore.urls import email_domain_form, url_forms
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute.rng import digits_into
 
@@ -33,6 +36,8 @@ _MAX_COMPILED = 64  # alternations kept per conversation map (one per subset of 
 # in an answer longer than this, compiling every pattern is cheaper than testing them.
 _PROBED_MAX_CHARS = 20_000
 _SEPARATORS = r"[\s().\-]*"
+# A capitalised word at the end of a streamed text, glued to the letter before it.
+_CAPITALISED_TAIL = re.compile(r"(?<=[^\W\d_])[A-Z][a-z]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,17 +126,21 @@ def _before(first: str, cjk: bool = True) -> str:
     return r"(?<![\d+(])" if first.isdigit() else ""
 
 
-def _after(last: str, cjk: bool = True) -> str:
-    """The look-ahead a stand-in ending with `last` needs to end a word."""
+def _after(last: str, cjk: bool = True, glued: bool = False) -> str:
+    """The look-ahead a stand-in ending with `last` needs to end a word. A name may run on
+    into the timestamp after it, as it was sent ("<name>Wed Mar 8"): a capitalised weekday
+    or month name that no letter continues ends it too (`glued`: the text has such a
+    word run-on; else the look-ahead is left out, as it costs compile time)."""
     if last.isalpha():
         script = cjk_script(last)
         if script:
             return _SAME_SCRIPT_AFTER[script]
-        return f"(?!{_NOT_CJK_WORD})(?!@)" if cjk else r"(?![\w@])"
+        word_end = f"(?!{_NOT_CJK_WORD})(?!@)" if cjk else r"(?![\w@])"
+        return f"(?:{word_end}|(?={CALENDAR_WORD}))" if glued else word_end
     return r"(?!\d)" if last.isdigit() else ""
 
 
-def _bounds(surface: str, cjk: bool = True) -> tuple[str, str]:
+def _bounds(surface: str, cjk: bool = True, glued: bool = False) -> tuple[str, str]:
     """The look-behind and look-ahead around a stand-in's pattern: a stand-in must stand
     alone: a name not inside a longer word (the start of a longer name), a number not inside a
     longer number ("2001-06-23" may be followed by "T00:00", as it was in the text sent).
@@ -140,7 +149,7 @@ def _bounds(surface: str, cjk: bool = True) -> tuple[str, str]:
     word start already, with the same _before."""
     first = surface[:1]
     before = "" if first.isalpha() else _before(first, cjk)
-    return before, _after(surface[-1:], cjk)
+    return before, _after(surface[-1:], cjk, glued)
 
 
 def _digits(text: str) -> str:
@@ -223,6 +232,12 @@ class CompiledRestorer:
                         if fold(real_word) != fold(fake_word) and len(fake_word) >= 3 and not is_common_word(fake_word):
                             self._add_literal(fake_word, _Target(real_word, fake_word, Label.ORG), patterns)
                             self.fragments.add(_key(fake_word))
+            if entry.parent is None and entry.label in (Label.URL, Label.EMAIL):
+                forms = url_forms(entry.real, entry.stand_in) if entry.label is Label.URL else []
+                domain = email_domain_form(entry.real, entry.stand_in) if entry.label is Label.EMAIL else None
+                for fake_form, real_form in forms + ([domain] if domain else []):
+                    self._add_literal(fake_form, _Target(real_form, fake_form, entry.label), patterns)
+                    self.fragments.add(_key(fake_form))
             if entry.label in _DIGIT_LABELS and len(_digits(entry.stand_in)) >= 7:
                 digits = _digits(entry.stand_in)
                 self.by_digits.setdefault(digits, target)
@@ -250,8 +265,9 @@ class CompiledRestorer:
         patterns.sort(key=lambda p: -p[0])
         self._patterns = patterns
         self._prefilter = Prefilter([probe for _, _, _, probe in patterns])
-        # by "the text has CJK letters" and which patterns may match it (their indices)
-        self._regexes: dict[tuple[bool, tuple[int, ...]], tuple[frozenset[int], Alternation]] = {}
+        # by (the text has CJK letters, a word run on into a weekday or month name) and which
+        # patterns may match it (their indices)
+        self._regexes: dict[tuple[tuple[bool, bool], tuple[int, ...]], tuple[frozenset[int], Alternation]] = {}
         self.has_patterns = bool(patterns)
         self.max_len = max((n for n, _, _, _ in patterns), default=0) + 4
         self._has_digits = bool(self.by_digits or self.by_alnum)
@@ -276,22 +292,22 @@ class CompiledRestorer:
             present = self._prefilter.present(source)
             if not present:
                 return None
-        cjk = has_cjk(source)
-        cached = self._regexes.get((cjk, present))
+        kind = (has_cjk(source), has_glued_calendar_word(source))
+        cached = self._regexes.get((kind, present))
         regex = cached[1] if cached else None
         if regex is None:
             # One compiled for more patterns finds the same here (the others match nowhere
             # in `source`): a streamed chunk reuses the one of the answer so far. (A copy of
             # the items: another thread's stream of the conversation may add one meanwhile.)
             wanted = frozenset(present)
-            regex = next((r for (c, _), (p, r) in tuple(self._regexes.items()) if c == cjk and wanted <= p), None)
+            regex = next((r for (k, _), (p, r) in tuple(self._regexes.items()) if k == kind and wanted <= p), None)
         if regex is None:
             if len(self._regexes) >= _MAX_COMPILED:  # a long stream meets many subsets
                 self._regexes.clear()
             chosen = [self._patterns[i] for i in present]
-            parts = [(before, body, after) for _, surface, body, _ in chosen for before, after in [_bounds(surface, cjk)]]
-            regex = Alternation.bounded(self._screen(cjk, chosen), parts)
-            self._regexes[cjk, present] = (frozenset(present), regex)
+            parts = [(before, body, after) for _, surface, body, _ in chosen for before, after in [_bounds(surface, *kind)]]
+            regex = Alternation.bounded(self._screen(kind[0], chosen), parts)
+            self._regexes[kind, present] = (frozenset(present), regex)
         return regex
 
     def _screen(self, cjk: bool, chosen: list[tuple[int, str, str, Probe]]) -> str:
@@ -357,6 +373,15 @@ class CompiledRestorer:
             if folded[-k:] in self.prefixes or " ".join(folded[-k:].split()) in self.prefixes:
                 hold = k
                 break
+        glued = _CAPITALISED_TAIL.search(pending, max(0, len(pending) - _LONGEST_CALENDAR_WORD))
+        if glued and glued.group() in CALENDAR_PREFIXES:
+            # "<stand-in>Tu" may go on as "<stand-in>Tue Jun 4": the stand-in, glued to the
+            # beginning of a weekday or month name, waits until that word is whole.
+            before = regex_fold(pending[max(0, glued.start() - self.max_len) : glued.start()])
+            for k in range(len(before), max(0, hold - len(glued.group())), -1):
+                if before[-k:] in self.literal or " ".join(before[-k:].split()) in self.literal:
+                    hold = k + len(glued.group())
+                    break
         if self._has_digits:
             tail = re.search(r"[\dA-Za-z\s().\-+]*$", pending[-self.max_len :])
             if tail and any(ch.isdigit() for ch in tail.group()):
@@ -486,7 +511,8 @@ class StreamingRestorer:
         # A stand-in ending exactly at the cut is safe: hold_back kept back any ending that
         # the next characters could still extend.
         restored, spans = self._compiled.restore(
-            ready, offset=self._emitted, context_before=self._last_char, context_after=self._pending[cut : cut + 1],
+            ready, offset=self._emitted, context_before=self._last_char,
+            context_after=self._pending[cut : cut + _LONGEST_CALENDAR_WORD + 1],  # _after may read a glued word
             regex=regex,
         )
         self._pending = self._pending[cut:]

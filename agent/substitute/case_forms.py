@@ -12,8 +12,10 @@ upper case is written that way too.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from agent.entities import Label
+from agent.restore.probes import regex_fold
 from agent.substitute.rng import match_case
 
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
@@ -54,3 +56,31 @@ def new_stand_in_case(label: Label, real: str, stand_in: str) -> str:
     if all(c.isupper() for c in letters):
         return stand_in.upper()
     return stand_in
+
+
+# Letters whose capitals are two letters, written the way German writes them in capitals
+# and in Switzerland ("Gießen" -> "Giessen").
+_TWO_LETTER_CAPITALS = str.maketrans({"ß": "ss", "ẞ": "SS"})
+
+
+def case_safe(stand_in: str) -> str | None:
+    """The stand-in spelled so that an answer writing it in capitals or in lower case can
+    still be matched and looked up (restore compares characters as re.IGNORECASE does); None
+    when a letter of it has no such spelling. An LLM writes "Gießen" in capitals as
+    "GIESSEN" and "İlkay" in lower case as "i̇lkay" (two characters for "İ"): neither is the
+    stand-in any more, so neither comes back nor is flagged. "ı" is safe: its capital "I"
+    and "ı" are one character to the regex."""
+    if stand_in.isascii():
+        return stand_in
+    spelled = stand_in.translate(_TWO_LETTER_CAPITALS)
+    return spelled if all(_keeps_case(c) for c in set(spelled)) else None
+
+
+@lru_cache(maxsize=4096)
+def _keeps_case(char: str) -> bool:
+    """Whether the letter's capital and lower-case forms are one character each, and the
+    same character to re.IGNORECASE."""
+    if char.isascii():
+        return True
+    upper, lower = char.upper(), char.lower()
+    return len(upper) == 1 and len(lower) == 1 and regex_fold(upper) == regex_fold(char) == regex_fold(lower)

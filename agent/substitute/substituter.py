@@ -22,7 +22,7 @@ from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.session.map_cache import MapCache
 from agent.substitute import formats
-from agent.substitute.case_forms import new_stand_in_case
+from agent.substitute.case_forms import case_safe, new_stand_in_case
 from agent.substitute.handles import HandlePeople, handle_like
 from agent.substitute.id_standins import stand_in_for
 from agent.substitute.orgs_places import fake_place
@@ -121,7 +121,8 @@ class Substituter:
 
         def is_free(candidate: str) -> bool:
             return (
-                fold(candidate) != fold(real)
+                case_safe(candidate) is not None
+                and fold(candidate) != fold(real)
                 and not conversation.is_taken(candidate)
                 and not text_words.contains(candidate)
                 and not text_words.shares_distinctive_word(candidate, real)
@@ -133,6 +134,7 @@ class Substituter:
             except Exception:  # advisory only
                 log.exception("surrogate proposer failed")
                 proposal = None
+            proposal = case_safe(proposal) if proposal else None
             if proposal and plausible_stand_in(span.label, real, proposal) and is_free(proposal):
                 return proposal
         for attempt in range(12):
@@ -142,6 +144,8 @@ class Substituter:
             except (ValueError, IndexError, KeyError):
                 log.debug("no %s stand-in for this value's shape", span.label.value, exc_info=True)
                 return None
+            # Every stand-in, whatever made it, keeps its letters in capitals and lower case.
+            candidate = case_safe(candidate) if candidate else None
             if candidate and is_free(candidate):
                 return candidate
         return None
