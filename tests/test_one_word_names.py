@@ -89,6 +89,12 @@ def _labels_of(registry, text: str, word: str) -> list[Label | None]:
             "<Quillon> anyone around?\n<Pell> yeah whats up\n<Quillon> my build keeps failing again",
             "Quillon",
         ),
+        # A dialogue run on one line: the label before quoted speech.
+        (('Write the next scene. Corrik: "We need to move." Aleth: "Not until the scouts return." '
+         'Corrik: "Then we wait."'), "Corrik"),
+        # Short role-play lines of bold labels, actions and quotes read as prose, not code.
+        (('**Velka:** *smiles* "Hi."\n**Torren:** *waves* "Hey!"\n**Velka:** "Ready?"\n'
+         '**Torren:** *nods* "Yes."'), "Velka"),
     ],
 )
 def test_one_word_name_is_a_person_everywhere(registry, text, word):
@@ -124,6 +130,11 @@ def test_emphasis_is_not_a_pointer():
     assert not is_code(bold, Span(2, 6, Label.PERSON, "Ilka", 0.8, "spacy"))
     code = "value = *Ptr;\nresult = a * Rate * b;"
     assert is_code(code, Span(9, 12, Label.PERSON, "Ptr", 0.8, "spacy"))
+
+
+def test_code_with_quotes_and_stars_stays_code():
+    text = 'names = ["x", "y"]\nvalue = a * "Quorra" * b\nprint("done")'
+    assert TechnicalZones(text).any()
 
 
 def test_role_play_slots_are_not_code():

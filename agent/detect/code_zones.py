@@ -343,8 +343,19 @@ def _code_shaped(line: str, code_line: bool) -> bool:
         return False
     if code_line or _LOG_HEADER.match(line) or _CONFIG_LINE.match(line):
         return True
-    symbols = len(_CODE_PUNCTUATION.findall(line))
-    return symbols >= 3 and symbols * 3 >= len(_LETTER.findall(line))
+    symbols = _CODE_PUNCTUATION.findall(line)
+    if len(symbols) < 3:
+        return False
+    if set(symbols) <= _PROSE_MARKS and len(_PROSE_WORD.findall(line)) >= 2:
+        return False  # '**Ilka:** *smiles* "Hi there."': emphasis and quoted speech, no code
+    return len(symbols) * 3 >= len(_LETTER.findall(line))
+
+
+# Marks that prose has as much as code: emphasis, quotation marks and apostrophes. A line
+# whose only code punctuation they are, with two words or more, is a line of a role-play
+# or a dialogue, however short its words.
+_PROSE_MARKS = frozenset("*\"'")
+_PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 # -- evidence a guessed name needs in a technical zone ----------------------------------

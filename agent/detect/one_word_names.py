@@ -20,8 +20,8 @@ One sure mention is enough: the registry's repeat step finds the word's other me
 Speaker labels ("Mirabel: ..." at the start of lines) are found by PersonNameDetector in
 their plain form; chat logs and scripts dress them up: a time stamp before ("[09:12]
 Mirabel:"), bold ("**Mirabel:**"), brackets ("[Mirabel]:", "<Mirabel>") or a stage
-direction ("Mirabel (laughing):"). Two or more labelled lines with two or more different
-speakers make a dialogue.
+direction ("Mirabel (laughing):"), or a dialogue runs on one line ('Mirabel: "Hi." Oskarr:
+"Hey."'). Two or more labels with two or more different speakers make a dialogue.
 """
 
 from __future__ import annotations
@@ -117,6 +117,12 @@ _DRESSED_SPEAKER = re.compile(
     rf"(?m)^[ \t>\-]*(?:(?P<stamp>{_STAMP})[ \t]*)?(?P<open>\*\*|__|\[|<)?(?P<v>{_SPEAKER_NAME})"
     rf"(?P<close>\*\*|__|\]|>)?(?P<dir>[ \t]*\([^()\n]{{1,60}}\))?[ \t]*(?P<colon>:)?(?P<close2>\*\*|__)?[ \t]*(?P<rest>\S)?"
 )
+# A speaker label inside a line, after the last speaker's words, before quoted speech, an
+# action or a stage direction: 'Corrik: "We move." Aleth: "Not yet."'.
+_INLINE_SPEAKER = re.compile(
+    rf"(?:(?<=[.!?…\"”*)])[ \t]+|^[ \t]*)(?P<v>{_SPEAKER_NAME})[ \t]*(?:\([^()\n]{{1,60}}\)[ \t]*)?:[ \t]*(?=[\"“*(])",
+    re.MULTILINE,
+)
 _HANDLE_LINE = re.compile(r"(?m)^[ \t]*(?:" + _STAMP + r"[ \t]*)?<(?P<v>[A-Za-z][\w.\-]{1,24})>[ \t]+\S")
 
 
@@ -186,6 +192,12 @@ class OneWordNameDetector:
                 if value.casefold() in LINE_LABELS:
                     continue
                 found.append((m.start("v"), value, label))
+        if '"' in text or "“" in text or "*" in text:
+            found += [
+                (m.start("v"), m.group("v"), Label.PERSON)
+                for m in _INLINE_SPEAKER.finditer(text)
+                if _may_be_speaker(m.group("v"))
+            ]
         if len(found) < 2 or len({v for _, v, _ in found}) < 2:
             return []
         return [Span(start, start + len(value), label, value, 0.7, _DETECTOR) for start, value, label in found]
