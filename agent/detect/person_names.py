@@ -789,3 +789,37 @@ def _slips_of(word: str):
                 yield word[:i] + c + word[i + 1 :]
         if i < len(word) - 1:
             yield word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+
+
+_WORD_IN_NAME = re.compile(r"[^\s,;]+")
+
+
+def _part(span: Span, start: int, end: int) -> Span:
+    """The span's text from start to end (offsets within it), as a span of its own."""
+    return Span(span.start + start, span.start + end, span.label, span.text[start:end], span.score, span.detector, span.canonical)
+
+
+def split_repeated_first_word(span: Span) -> list[Span]:
+    """"Ada Kowalczyk Ada", "Ada Kowalczyk Ada Kowalczyk Ines Duarte": a name run into the
+    start of the next mention of it (a list with no commas, a signature under a typed
+    name), which detectors read as one long name. Split where the first word comes back,
+    two words on or more ("Humbert Humbert" stays whole), and after a whole repeat of the
+    name, each part a mention of its own."""
+    if span.label is not Label.PERSON:
+        return [span]
+    words = list(_WORD_IN_NAME.finditer(span.text))
+    if len(words) < 3:
+        return [span]
+    first = words[0].group().casefold()
+    for i in range(2, len(words)):
+        if words[i].group().casefold() != first:
+            continue
+        parts = [_part(span, 0, words[i - 1].end())]
+        name = [w.group().casefold() for w in words[:i]]
+        again = [w.group().casefold() for w in words[i : 2 * i]]
+        if again == name and len(words) > 2 * i:
+            # the whole name again, then more: the repeat is a mention, what follows another
+            parts.append(_part(span, words[i].start(), words[2 * i - 1].end()))
+            i = 2 * i
+        return parts + split_repeated_first_word(_part(span, words[i].start(), len(span.text)))
+    return [span]

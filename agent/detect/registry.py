@@ -39,7 +39,7 @@ from agent.detect.obfuscated import ObfuscatedEmailDetector
 from agent.detect.one_word_names import OneWordNameDetector
 from agent.detect.org_cues import OrgCueDetector
 from agent.detect.patterns import pattern_detectors
-from agent.detect.person_names import PersonNameDetector, kinship_letters
+from agent.detect.person_names import PersonNameDetector, kinship_letters, split_repeated_first_word
 from agent.detect.secrets import SecretDetector
 from agent.detect.table import propagating_labels
 from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
@@ -161,7 +161,7 @@ class DetectorRegistry:
                     continue  # a detector's offsets are checked, never trusted
                 if _CITATION_PIECE.fullmatch(span.text) or (span.label in _GUESSED and _only_titles(span.text) and (span.label is Label.PERSON or "." in span.text)):
                     continue  # "al." of a citation, "Dr." or "Ms." alone: no one's name
-                spans.append(_normalized(span))
+                spans.extend(split_repeated_first_word(_normalized(span)))
         kept = [
             s for s in spans
             if s.score >= self.min_score and fold(s.text) not in self.allow and not self._code_or_cue(text, s)
