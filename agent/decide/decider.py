@@ -74,6 +74,8 @@ class Decider:
             if model_verdict is not None and (rule is None or rule.confidence < 0.85):
                 keep, reason = model_verdict, "local model: " + ("needed for the answer" if model_verdict else "not needed")
             handed_over = self.rules.handed_over(text, span) if keep else None
+            if handed_over is None and keep:
+                handed_over = self.rules.unknown_person(text, span, rule)
             if handed_over is not None:
                 keep, reason = handed_over.keep, handed_over.reason
             action = Action.KEEP if keep else self._swap_action()
@@ -202,5 +204,3 @@ def residual_risk(decisions: Sequence[Decision]) -> RiskScore:
             weight *= _PUBLIC_DISCOUNT
         items.append((decision.span.text, decision.span.label, weight))
     return RiskScore(round(sum(w for _, _, w in items), 2), tuple(items))
-            if handed_over is None and keep:
-                handed_over = self.rules.unknown_person(text, span, rule)
