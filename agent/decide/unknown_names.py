@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from agent.knowledge.frequency import zipf
 from agent.knowledge.names import lexicon
 
 # Zipf 1.5: wordfreq's lists stop near 1.0; at 1.5, 2.3% of the public list's people and
@@ -23,12 +24,6 @@ from agent.knowledge.names import lexicon
 RARE_ZIPF = 1.5
 _WORD = re.compile(r"^[A-ZÀ-Þ][a-zà-ÿ'’\-]*[a-zà-ÿ][a-zà-ÿ'’\-]*$")
 _INITIAL = re.compile(r"^[A-Z]\.?$")
-
-
-def _zipf(word: str) -> float:
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(word, "en")
 
 
 @lru_cache(maxsize=1)
@@ -93,4 +88,4 @@ def unknown_name(name: str) -> bool:
     words = _surname_words(name.split())
     if not words:
         return False
-    return all(_zipf(w) < RARE_ZIPF and not _near_public_word(w) for w in words)
+    return all(zipf(w) < RARE_ZIPF and not _near_public_word(w) for w in words)
