@@ -57,6 +57,9 @@ def _labels_of(registry, text: str, word: str) -> list[Label | None]:
             "Nobody knew what Vessaly had seen there."),
             "Vessaly",
         ),
+        # Written once, a word no English text has: one act of a person is enough.
+        ("Please write a progress report for Odrin, he is a four year old who loves painting.", "Odrin"),
+        ("The new intern Brauk said the server was down. Please draft an apology.", "Brauk"),
         # Role-play actions in asterisks: "*" before a name is markdown there, not a pointer.
         (
             ('*Brannoc leans against the doorframe, arms crossed.* "You are late." *He glances at the '
@@ -101,6 +104,12 @@ def test_one_word_name_is_a_person_everywhere(registry, text, word):
     assert _labels_of(registry, text, word) == [Label.PERSON] * text.count(word)
 
 
+def test_names_joined_by_apostrophe_or_hyphen_are_one_word():
+    text = "K'vessa smiled at the moon. Later Zha-Rin nodded, and K'vessa's eyes met those of Zha-Rin."
+    found = {s.text for s in OneWordNameDetector().detect(text, DetectionContext())}
+    assert found == {"K'vessa", "Zha-Rin"}
+
+
 def test_chat_handle_with_digits_is_a_username(registry):
     text = "<Quillon> anyone around?\n<Darnell_88> yeah whats up\n<Quillon> my build keeps failing again"
     assert _labels_of(registry, text, "Darnell_88") == [Label.USERNAME]
@@ -116,6 +125,8 @@ def test_chat_handle_with_digits_is_a_username(registry):
         ("The spell Fireball deals damage. Cast Fireball twice and then Fireball explodes.", "Fireball"),
         ("Hello Brackenford, the market opens at six! Visitors love Brackenford because of its castle.", "Brackenford"),
         ("We flew to Burkina Faso in May. In Burkina Faso, who you know matters more than the rules.", "Faso"),
+        ("Install Kubelix first, then run it twice.", "Kubelix"),
+        ("Open Quarnix, which sorts the files.", "Quarnix"),
     ],
 )
 def test_recurring_words_that_are_no_one_stay_unnamed(text, word):

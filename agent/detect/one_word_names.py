@@ -46,12 +46,18 @@ _DETECTOR = "person_names"
 
 # A capitalised word of letters, not inside a handle, path, e-mail or hyphenated word; a
 # possessive may follow ("Torvik's").
-_CAPITALISED = re.compile(r"(?<![\w'’\-@#/.])[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,}(?![\w\-@/]|\.\w)")
+# Made-up names join parts with an apostrophe or a hyphen ("K'vessa", "Zha-Rin"); a
+# possessive or a contraction ("Torvik's", "Torvik'll") is not part of the name.
+_CAPITALISED = re.compile(
+    r"(?<![\w'’\-@#/.])[A-ZÀ-ÖØ-Þ](?:[a-zà-öø-ÿ]{2,}|[a-zà-öø-ÿ]*['’\-][A-ZÀ-ÖØ-Þa-zà-öø-ÿ][a-zà-öø-ÿ]{2,})"
+    r"(?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?(?![\w\-@/]|\.\w|['’](?!(?:s|ll|d|re|ve)\b)\w)"
+)
 _LOWER_WORD = re.compile(r"(?<![\w\-])[a-zà-öø-ÿ]{3,}(?![\w\-])")
 
 # At and above this Zipf frequency a word is written often in English (an ordinary word,
 # a household name: "Python" is about 3.8, "English" 5): not a made-up or rare name.
 _FREQUENT_ZIPF = 3.8
+_UNKNOWN_ZIPF = 1.0
 
 # What only people do, right after the name or right before it ("said Quenby").
 _PERSON_VERBS = (
@@ -87,8 +93,10 @@ _PERSON_HAS = re.compile(rf"['’]s[ \t]+(?:[a-z]+[ \t]+)?(?:{_HAD_BY_PEOPLE})\b
 _AGE_AFTER = re.compile(r"(?:[ \t]+(?:is|was)[ \t]+an?[ \t]+\d{1,2}[ \t-]+years?[ \t-]+old|,[ \t]*\d{1,2},|[ \t]*\(\d{1,2}\))")
 # The role-play card's slot for the character: "{{char}} is Quenby".
 _CHARACTER_SLOT_BEFORE = re.compile(r"\{\{char\}\}[ \t]+(?:is|=|:)[ \t]+$", re.IGNORECASE)
-# "Quenby, who ..." (things take "which"), "Quenby herself".
-_WHO_AFTER = re.compile(r"(?:,[ \t]*who\b|[ \t]+(?:himself|herself)\b)")
+# "Quenby, who ..." (things take "which"), "Quenby herself", "Quenby, she is ...".
+_WHO_AFTER = re.compile(
+    r"(?:,[ \t]*who\b|[ \t]+(?:himself|herself)\b|,[ \t]+(?:he|she)[ \t]+(?:is|was|has|had|likes|loves|wants|needs)\b)"
+)
 # Addressed: after a greeting or an opening quote, before a comma or "!"/"?"; or at the
 # end of a spoken sentence after a comma ("Yes, Quenby.").
 _GREETING_BEFORE = re.compile(
@@ -110,17 +118,18 @@ _DETERMINER_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Tt]hese|[T
 _MID_SENTENCE_BEFORE = re.compile(r"(?:[a-zà-öø-ÿ,;][ \t]+|[a-z][ \t]*[“\"(][ \t]*)$")
 
 # Speaker labels dressed up: "[09:12] Name:", "**Name:**", "**Name**:", "[Name]:", "<Name>",
-# "Name (quietly):". Plain "Name:" lines are PersonNameDetector's.
+# "Name (quietly):". Plain "Name:" lines are PersonNameDetector's. A stage direction never
+# opens with a digit: "Hempstead (2004): ..." is a citation.
 _STAMP = r"(?:\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]*[AaPp]\.?[Mm]\.?)?\)?\]?[ \t]*(?:-[ \t]*)?)"
 _SPEAKER_NAME = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{1,20}(?:[ \t][A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{1,20})?"
 _DRESSED_SPEAKER = re.compile(
     rf"(?m)^[ \t>\-]*(?:(?P<stamp>{_STAMP})[ \t]*)?(?P<open>\*\*|__|\[|<)?(?P<v>{_SPEAKER_NAME})"
-    rf"(?P<close>\*\*|__|\]|>)?(?P<dir>[ \t]*\([^()\n]{{1,60}}\))?[ \t]*(?P<colon>:)?(?P<close2>\*\*|__)?[ \t]*(?P<rest>\S)?"
+    rf"(?P<close>\*\*|__|\]|>)?(?P<dir>[ \t]*\((?!\d)[^()\n]{{1,60}}\))?[ \t]*(?P<colon>:)?(?P<close2>\*\*|__)?[ \t]*(?P<rest>\S)?"
 )
 # A speaker label inside a line, after the last speaker's words, before quoted speech, an
 # action or a stage direction: 'Corrik: "We move." Aleth: "Not yet."'.
 _INLINE_SPEAKER = re.compile(
-    rf"(?:(?<=[.!?…\"”*)])[ \t]+|^[ \t]*)(?P<v>{_SPEAKER_NAME})[ \t]*(?:\([^()\n]{{1,60}}\)[ \t]*)?:[ \t]*(?=[\"“*(])",
+    rf"(?:(?<=[.!?…\"”*)])[ \t]+|^[ \t]*)(?P<v>{_SPEAKER_NAME})[ \t]*(?:\((?!\d)[^()\n]{{1,60}}\)[ \t]*)?:[ \t]*(?=[\"“*(])",
     re.MULTILINE,
 )
 _HANDLE_LINE = re.compile(r"(?m)^[ \t]*(?:" + _STAMP + r"[ \t]*)?<(?P<v>[A-Za-z][\w.\-]{1,24})>[ \t]+\S")
@@ -137,7 +146,12 @@ class OneWordNameDetector:
         mentions: dict[str, list[int]] = defaultdict(list)
         for m in _CAPITALISED.finditer(text):
             mentions[m.group()].append(m.start())
-        candidates = {w: starts for w, starts in mentions.items() if len(starts) >= 2 and _may_be_name(w)}
+        # A word written once counts when no English text has it (Zipf 0: made up, or a rare
+        # foreign name) and that one mention acts like a person.
+        candidates = {
+            w: starts for w, starts in mentions.items()
+            if (len(starts) >= 2 or zipf(w) < _UNKNOWN_ZIPF) and _may_be_name(w)
+        }
         if not candidates:
             return []
         lower = frozenset(_LOWER_WORD.findall(text))
