@@ -143,6 +143,20 @@ def test_emphasis_is_not_a_pointer():
     assert is_code(code, Span(9, 12, Label.PERSON, "Ptr", 0.8, "spacy"))
 
 
+def test_w_plus_plus_character_card_is_not_code(registry):
+    text = (
+        '[Character("Ysmera")\n{\nSpecies("Elf")\nPersonality("Calm" + "Curious")\nLikes("Rain" + "Old maps")\n}]\n'
+        "Ysmera lives in a tower by the sea. Ysmera collects maps and rarely speaks to strangers."
+    )
+    assert None not in _labels_of(registry, text, "Ysmera")
+    assert not TechnicalZones(text).any()
+
+
+def test_calls_in_code_without_a_card_stay_code():
+    text = 'Setup("alpha")\n{\nRegister("beta" + "gamma")\n}\nrun()'
+    assert TechnicalZones(text).any()
+
+
 def test_code_with_quotes_and_stars_stays_code():
     text = 'names = ["x", "y"]\nvalue = a * "Quorra" * b\nprint("done")'
     assert TechnicalZones(text).any()

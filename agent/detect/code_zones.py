@@ -271,8 +271,10 @@ class TechnicalZones:
 
     def __init__(self, text: str):
         lines = text.split("\n")
-        stats = [technical_density(line) for line in lines]
-        code_lines = [is_code_line(line) for line in lines]  # searched once per line
+        card = _character_card_lines(text, lines)
+        stats = [(0, technical_density(line)[1]) if c else technical_density(line) for line, c in zip(lines, card)]
+        # (searched once per line)
+        code_lines = [not c and is_code_line(line) for line, c in zip(lines, card)]
         flags = []
         fenced = False
         for i, line in enumerate(lines):
@@ -282,7 +284,7 @@ class TechnicalZones:
             signals, words = stats[i]
             near = stats[max(0, i - 1) : i + 2]
             flags.append(
-                fenced or fence or _code_shaped(line, code_lines[i])
+                not card[i] and (fenced or fence or _code_shaped(line, code_lines[i]))
                 or _technical_line(signals, words)
                 or (signals >= 1 and _technical_line(sum(n[0] for n in near), sum(n[1] for n in near)))
             )
@@ -314,6 +316,22 @@ class TechnicalZones:
 
     def any(self) -> bool:
         return any(self._flags)
+
+
+# A role-play character card in the W++ style: '[Character("Ilka")', '{', 'Species("Elf")',
+# 'Likes("Rain" + "Maps")', '}]'. It looks like calls in code, but it describes a person of a
+# story, and the card's names are that person's.
+_CARD_OPENING = re.compile(r'^[ \t]*\[[ \t]*(?:Character|Char|Name)[ \t]*\([ \t]*"', re.MULTILINE)
+_CARD_LINE = re.compile(
+    r'[ \t]*\[?[ \t]*[A-Z][A-Za-z \-]{0,30}\([ \t]*"[^"\n]*"(?:[ \t]*\+[ \t]*"[^"\n]*")*[ \t]*\)[ \t]*\]?[ \t]*'
+    r'|[ \t]*[{}][ \t]*\]?[ \t]*'
+)
+
+
+def _character_card_lines(text: str, lines: list[str]) -> list[bool]:
+    if "[" not in text or _CARD_OPENING.search(text) is None:
+        return [False] * len(lines)
+    return [_CARD_LINE.fullmatch(line) is not None for line in lines]
 
 
 def _whole_paragraphs(lines: list[str], flags: list[bool]) -> list[bool]:
