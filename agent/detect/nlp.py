@@ -15,6 +15,8 @@ import re
 import threading
 from typing import Any
 
+from agent.detect.glued_dates import GLUED_CALENDAR_INFIX
+
 # Text is parsed in pieces of at most this many characters, one at a time, pieces cut at
 # paragraph or sentence ends: spaCy's working memory grows with the text it is given at
 # once (~70 MB for 20,000 characters, ~20 MB for 5,000; NER sees little context across
@@ -49,6 +51,15 @@ def _load_without_plugins(model_name: str) -> Any:
             plugins.entry_points = saved
 
 
+def _split_glued_dates(nlp: Any) -> None:
+    """The tokenizer splits a word glued to the weekday or month name after it
+    ("<surname>Wed" -> "<surname>", "Wed"; offsets unchanged, no space is added), so the
+    NER sees the name as a name (see agent/detect/glued_dates.py)."""
+    from spacy.util import compile_infix_regex
+
+    nlp.tokenizer.infix_finditer = compile_infix_regex([*nlp.Defaults.infixes, GLUED_CALENDAR_INFIX]).finditer
+
+
 class ModelMissing(RuntimeError):
     """The spaCy model package is not installed; detection runs without NER."""
 
@@ -70,6 +81,7 @@ class SpacyPipeline:
                     raise self._error
                 try:
                     nlp = _load_without_plugins(self.model_name)
+                    _split_glued_dates(nlp)
                     if "attribute_ruler" in nlp.pipe_names:
                         self._pos = PosFromTag(nlp.get_pipe("attribute_ruler").patterns)
                         nlp.remove_pipe("attribute_ruler")

@@ -104,8 +104,12 @@ class UrlDetector(RegexDetector):
     name = "url"
     label = Label.URL
     score = 0.9
+    # A scheme needs no word start: "://" is mark enough, and an address is glued to the
+    # text before it where a space was lost in copying or a byte escape precedes it
+    # ("...\\x9bhttps://"). "www." does need one ("awww."). A backslash is no character of
+    # an address: it is the escape after one in a quoted string ("https://...\\n").
     pattern = re.compile(
-        r"(?i)\b(?:(?:https?|wss?|ftps?|sftp)://|www\.)[^\s<>\"'`]+",
+        r"(?i)(?:(?:https?|wss?|ftps?|sftp)://|\bwww\.)[^\s<>\"'`\\]+",
     )
 
     _opening: ClassVar[dict[str, str]] = {")": "(", "]": "[", "}": "{"}
@@ -151,7 +155,8 @@ class HotwordIdDetector:
     name = "hotword_id"
     labels = frozenset({Label.ID, Label.USERNAME})
     _id = re.compile(
-        rf"(?i)\b(?:{_ID_HOTWORDS})(?:\s+(?:number|num|no|nr|code|id|#))?\.?"
+        # The hotword is a whole word: "cards-on-..." is no "card" followed by an ID.
+        rf"(?i)\b(?:{_ID_HOTWORDS})(?![^\W\d_])(?:\s+(?:number|num|no|nr|code|id|#))?\.?"
         r"(?:\s+(?:is|was|of|for|reads?))?\s*[:#=\-]?\s*(?:is\s+)?"
         r"(?P<v>(?=[A-Za-z0-9\-/]*\d)[A-Za-z0-9][A-Za-z0-9\-/]{3,40}[A-Za-z0-9])"
     )

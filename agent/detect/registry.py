@@ -29,6 +29,7 @@ from agent.detect.code_zones import (
 from agent.detect.config_secrets import ConfigSecretDetector
 from agent.detect.context import GENERIC, ContextBooster
 from agent.detect.gazetteer import OrganisationDetector, PlaceDetector
+from agent.detect.glued_dates import trim_at_glued_date
 from agent.detect.id_table import ID_TYPES
 from agent.detect.identifiers import IdentifierDetector
 from agent.detect.memory import ConversationMemoryDetector, MentionFinder, name_parts
@@ -322,8 +323,10 @@ def _normalized(span: Span) -> Span:
     name does not run over lines), a possessive ("Mitchell's" is a mention of
     "Mitchell") and a title ("Uncle Victor" of "Victor"). The trimmed characters stay in
     the text as written; the stand-in replaces the name only. A Latin name runs into the
-    particle glued to it in CJK text ("<name>은"): it ends at the change of script."""
+    particle glued to it in CJK text ("<name>은"): it ends at the change of script, and a
+    name run on into a timestamp ends at its weekday or month name."""
     span = trim_at_script_change(span)
+    span = trim_at_glued_date(span)  # "<name>Wed Mar 8": the name ends where the weekday begins
     tail = _CITATION_TAIL.search(span.text) if span.label in _NAMED else None
     if tail and tail.start() > 0:
         # "Lindgren et al.": the first author's surname, a person (spaCy says ORG or GPE).
