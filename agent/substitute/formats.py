@@ -277,6 +277,27 @@ _PUBLIC_HOSTS = frozenset(
 )
 
 
+# In a path segment: a percent-escape, or a file's type at its end.
+_URL_PIECE = re.compile(r"%[0-9A-Fa-f]{2}|\.[A-Za-z][A-Za-z0-9]{0,4}$")
+
+
+def _segment_like(rng: random.Random, segment: str) -> str:
+    """A path segment of the same shape that is still a valid one: each percent-escape an
+    escape of a random letter (decodes to text, as the real one did; same_shape made
+    "%D9" into "%Y0"), a file's type kept (".pdf" says nothing of whose it is)."""
+    out, position = [], 0
+    for match in _URL_PIECE.finditer(segment):
+        out.append(same_shape(rng, segment[position : match.start()]))
+        piece = match.group()
+        if piece.startswith("%"):
+            escape = f"%{ord(rng.choice('abcdefghijkmnopqrstuvwxyz')):02X}"
+            piece = escape.lower() if piece[1:].islower() else escape
+        out.append(piece)
+        position = match.end()
+    out.append(same_shape(rng, segment[position:]))
+    return "".join(out)
+
+
 def fake_url(rng: random.Random, real: str, domain_map: dict[str, str]) -> str:
     has_scheme = "://" in real
     parts = urlsplit(real if has_scheme else "http://" + real)
@@ -285,12 +306,12 @@ def fake_url(rng: random.Random, real: str, domain_map: dict[str, str]) -> str:
     if bare in _PUBLIC_HOSTS or host in _PUBLIC_HOSTS:
         new_host = host
         # On a public site the identifying part is the path (a profile, a document id).
-        path = "/".join(same_shape(rng, seg) if seg and (any(c.isdigit() for c in seg) or "-" in seg or "_" in seg) else seg
+        path = "/".join(_segment_like(rng, seg) if seg and (any(c.isdigit() for c in seg) or "-" in seg or "_" in seg) else seg
                         for seg in parts.path.split("/"))
     else:
         fake = domain_map.get(bare) or fake_domain(rng, bare or "example.com")
         new_host = ("www." + fake) if host.startswith("www.") else fake
-        path = "/".join(same_shape(rng, seg) if any(c.isdigit() for c in seg) else seg for seg in parts.path.split("/"))
+        path = "/".join(_segment_like(rng, seg) if any(c.isdigit() for c in seg) else seg for seg in parts.path.split("/"))
     query = re.sub(r"=([^&]+)", lambda m: "=" + same_shape(rng, m.group(1)), parts.query)
     netloc = new_host + (f":{parts.port}" if parts.port else "")
     out = urlunsplit((parts.scheme, netloc, path, query, parts.fragment))
