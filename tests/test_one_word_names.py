@@ -110,6 +110,18 @@ def test_names_joined_by_apostrophe_or_hyphen_are_one_word():
     assert found == {"K'vessa", "Zha-Rin"}
 
 
+def test_lower_case_chat_log_speakers(registry):
+    text = ("make this chat funnier:\nmirka: did u eat my yogurt\ntoven: what yogurt\n"
+            "mirka: the one with my name on it\ntoven: oh that yogurt")
+    assert _labels_of(registry, text, "mirka") == [Label.PERSON] * 2
+    assert _labels_of(registry, text, "toven") == [Label.PERSON] * 2
+
+
+def test_lower_case_keys_of_a_configuration_are_no_speakers():
+    text = "dbname: main store\npgdata: the data folder\ndbname: backup store\npgdata: another folder"
+    assert OneWordNameDetector().detect(text, DetectionContext()) == []
+
+
 def test_chat_handle_with_digits_is_a_username(registry):
     text = "<Quillon> anyone around?\n<Darnell_88> yeah whats up\n<Quillon> my build keeps failing again"
     assert _labels_of(registry, text, "Darnell_88") == [Label.USERNAME]

@@ -132,6 +132,12 @@ _INLINE_SPEAKER = re.compile(
     rf"(?:(?<=[.!?…\"”*)])[ \t]+|^[ \t]*)(?P<v>{_SPEAKER_NAME})[ \t]*(?:\((?!\d)[^()\n]{{1,60}}\)[ \t]*)?:[ \t]*(?=[\"“*(])",
     re.MULTILINE,
 )
+# A chat log typed in lower case: "mirka: did u eat it". The label is a name only where
+# two or more labels each speak twice or more, one line of each in words (a configuration's
+# keys rarely repeat, and their values are seldom sentences).
+_LOWER_SPEAKER = re.compile(r"(?m)^[ \t]*(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ0-9_.]{2,19})[ \t]*:[ \t]+(?P<said>\S[^\n]*)$")
+_CHAT_WORD = re.compile(r"(?i)\b(?:chat|chats|conversation|dialogue|dialog|messages|texts|dms?|transcript|log|thread)\b")
+_WORDS_SAID = re.compile(r"[^\W\d_]+[ \t]+[^\W\d_]+")
 _HANDLE_LINE = re.compile(r"(?m)^[ \t]*(?:" + _STAMP + r"[ \t]*)?<(?P<v>[A-Za-z][\w.\-]{1,24})>[ \t]+\S")
 
 
@@ -140,7 +146,26 @@ class OneWordNameDetector:
     labels = frozenset({Label.PERSON, Label.USERNAME})
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
-        return self._in_prose(text) + self._dressed_speakers(text)
+        return self._in_prose(text) + self._dressed_speakers(text) + self._lower_case_speakers(text)
+
+    @staticmethod
+    def _lower_case_speakers(text: str) -> list[Span]:
+        if ": " not in text:
+            return []
+        lines: dict[str, list[tuple[int, bool]]] = defaultdict(list)
+        for m in _LOWER_SPEAKER.finditer(text):
+            lines[m.group("v")].append((m.start("v"), _WORDS_SAID.search(m.group("said")) is not None))
+        speakers = {
+            v: found for v, found in lines.items()
+            if len(found) >= 2 and any(words for _, words in found) and _may_be_lower_speaker(v)
+        }
+        if len(speakers) < 2:
+            return []
+        # ...and a name the lists know among them, or a text that says it is a chat.
+        first = min(s for found in speakers.values() for s, _ in found)
+        if not any(lexicon().is_first_name(v) for v in speakers) and not _CHAT_WORD.search(text, 0, first):
+            return []
+        return [Span(s, s + len(v), Label.PERSON, v, 0.7, _DETECTOR) for v, found in speakers.items() for s, _ in found]
 
     def _in_prose(self, text: str) -> list[Span]:
         mentions: dict[str, list[int]] = defaultdict(list)
@@ -250,6 +275,14 @@ def _may_be_speaker(value: str) -> bool:
     # "Issue:", "Scene:": a heading, not a speaker. A place's name is one ("Georgia:"):
     # places do not speak.
     return " " in value or not is_common_word(value) or lexicon().is_first_name(value)
+
+
+def _may_be_lower_speaker(value: str) -> bool:
+    """No English word, label word or word of code ("me", "user", "host", "dbname" is
+    rare: it must also be no code-like run of letters and digits)."""
+    if value in LINE_LABELS or value in CODE_NAMES or is_common_word(value) or zipf(value) >= _FREQUENT_ZIPF:
+        return False
+    return value.isalpha()
 
 
 def _in_speech(text: str, start: int) -> bool:
