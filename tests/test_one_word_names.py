@@ -60,6 +60,10 @@ def _labels_of(registry, text: str, word: str) -> list[Label | None]:
         # Written once, a word no English text has: one act of a person is enough.
         ("Please write a progress report for Odrin, he is a four year old who loves painting.", "Odrin"),
         ("The new intern Brauk said the server was down. Please draft an apology.", "Brauk"),
+        # Said to be a person: an apposition or a pair of roommates.
+        ("Natsumi and Brackwell are roommates. Brackwell is messy; Natsumi is tidy. Write their argument.",
+         "Brackwell"),
+        ("Write a story about Quelby, a shy farmer, and the storm that took Quelby's barn.", "Quelby"),
         # Role-play actions in asterisks: "*" before a name is markdown there, not a pointer.
         (
             ('*Brannoc leans against the doorframe, arms crossed.* "You are late." *He glances at the '
@@ -138,6 +142,7 @@ def test_chat_handle_with_digits_is_a_username(registry):
         ("Hello Brackenford, the market opens at six! Visitors love Brackenford because of its castle.", "Brackenford"),
         ("We flew to Burkina Faso in May. In Burkina Faso, who you know matters more than the rules.", "Faso"),
         ("Install Kubelix first, then run it twice.", "Kubelix"),
+        ("Trackly is a friend to busy teams. Trackly is free.", "Trackly"),
         ("Open Quarnix, which sorts the files.", "Quarnix"),
     ],
 )

@@ -89,6 +89,23 @@ _HAD_BY_PEOPLE = (
     r"bedroom|birthday|expression|gaze|ears"
 )
 _PERSON_HAS = re.compile(rf"['’]s[ \t]+(?:[a-z]+[ \t]+)?(?:{_HAD_BY_PEOPLE})\b")
+# Said to be a person: "Quenby is a shy girl", "Quenby, an old farmer,", "Quenby and Odrin
+# are roommates".
+_PERSON_NOUNS = (
+    r"girl|boy|man|woman|lady|guy|kid|child|teen|teenager|student|pupil|teacher|doctor|nurse|knight|princess|"
+    r"prince|wizard|witch|warrior|soldier|farmer|merchant|thief|healer|mage|hunter|detective|pilot|writer|"
+    r"artist|singer|friend|roommate|classmate|coworker|colleague|neighbou?r|sister|brother|mother|father|"
+    r"son|daughter|wife|husband|boyfriend|girlfriend|orphan|widow|waitress|waiter|barista|maid|butler"
+)
+_PERSON_NOUN_AFTER = re.compile(
+    rf"(?:[ \t]+(?:is|was)|,)[ \t]+(?:a|an|the|my|his|her|their|our)[ \t]+(?:[a-z\-]+[ \t]+){{0,2}}(?:{_PERSON_NOUNS})"
+    r"(?=[ \t]*(?:[,.;:!?)]|$|(?:who|and|with|from|in|at)\b))"  # not "a friend to busy teams"
+)
+_PAIR_AFTER = re.compile(
+    r"(?:[ \t]+and[ \t]+[A-ZÀ-ÖØ-Þ][\w'’\-]+)?[ \t]+(?:are|were)[ \t]+(?:best[ \t]+)?(?:friends|roommates|siblings|"
+    r"twins|cousins|classmates|married|dating|neighbou?rs|sisters|brothers|a[ \t]+couple)\b"
+)
+_PAIR_BEFORE = re.compile(r"[A-ZÀ-ÖØ-Þ][\w'’\-]+[ \t]+and[ \t]+$")
 # An age: "Quenby is a 24-year-old ...", "Quenby, 24, ...", "Quenby (24)".
 _AGE_AFTER = re.compile(r"(?:[ \t]+(?:is|was)[ \t]+an?[ \t]+\d{1,2}[ \t-]+years?[ \t-]+old|,[ \t]*\d{1,2},|[ \t]*\(\d{1,2}\))")
 # The role-play card's slot for the character: "{{char}} is Quenby".
@@ -299,6 +316,11 @@ def _acts_as_person(text: str, start: int, length: int, before: str) -> bool:
     if _VERB_AFTER.match(after) or _VERB_BEFORE.search(before) or _PERSON_HAS.match(after) or _WHO_AFTER.match(after):
         return True
     if _AGE_AFTER.match(after) or _CHARACTER_SLOT_BEFORE.search(before):
+        return True
+    if _PERSON_NOUN_AFTER.match(after):
+        return True
+    pair = _PAIR_AFTER.match(after)
+    if pair and (pair.group().lstrip().startswith("and") or _PAIR_BEFORE.search(before)):
         return True
     if _GREETING_BEFORE.search(before) and _ADDRESSED_AFTER.match(after) and _in_speech(text, start):
         return True
