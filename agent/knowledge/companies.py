@@ -19,6 +19,7 @@ import threading
 from functools import lru_cache
 
 from agent.knowledge.org_words import LEGAL_FORM_WORDS
+from agent.knowledge.words import is_common_word
 
 # Words after a listed company's distinctive name that only say what kind of company it
 # is ("Honda Motor Company", "Volkswagen Group"): people drop them.
@@ -31,6 +32,7 @@ _KIND_WORDS = frozenset(w.casefold() for w in (
     "S.A.", "ASA", "Oyj", "AB", "A/S", "Aktiengesellschaft", "KGaA", "Cos", "Companies",
 ))
 _STRIP = LEGAL_FORM_WORDS | _KIND_WORDS
+_LEGAL = frozenset(w.strip(".") for w in LEGAL_FORM_WORDS)
 _EDGE = " ,.&-"
 
 
@@ -45,9 +47,18 @@ def _aliases(name: str) -> set[str]:
     words = re.sub(r"^the\s+", "", name.strip(), flags=re.IGNORECASE).replace(",", " ").split()
     if words:
         out.add(_fold(" ".join(words)))
+    stripped: list[str] = []
     while len(words) > 1 and words[-1].casefold().strip(".") in {w.strip(".") for w in _STRIP}:
+        stripped.append(words[-1].casefold().strip("."))
         words = words[:-1]
-        out.add(_fold(" ".join(words).strip(_EDGE)))
+        alias = _fold(" ".join(words).strip(_EDGE))
+        if len(words) == 1 and not words[0].isupper() and is_common_word(alias) and (len(stripped) > 1 or stripped[0] not in _LEGAL):
+            # "American International Group" is not every "American ...", "Regions Financial
+            # Corporation" not "regions": an everyday word alone names the company only when
+            # the listed name is that word and a legal form ("Apple Inc.", "Target Corporation")
+            # or is written in capitals ("ING Group").
+            break
+        out.add(alias)
     return {a for a in out if len(a) >= 2}
 
 
