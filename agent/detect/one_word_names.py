@@ -189,10 +189,13 @@ class OneWordNameDetector:
         for m in _CAPITALISED.finditer(text):
             mentions[m.group()].append(m.start())
         # A word written once counts when no English text has it (Zipf 0: made up, or a rare
-        # foreign name) and that one mention acts like a person.
+        # foreign name) and that one mention acts like a person (asked first: it is cheaper
+        # than a first look-up of the word's frequency).
         candidates = {
             w: starts for w, starts in mentions.items()
-            if (len(starts) >= 2 or zipf(w) < _UNKNOWN_ZIPF) and _may_be_name(w)
+            if (len(starts) >= 2 or (_acts_as_person(text, starts[0], len(w), text[max(0, starts[0] - 40) : starts[0]])
+                                     and zipf(w) < _UNKNOWN_ZIPF))
+            and _may_be_name(w)
         }
         if not candidates:
             return []
