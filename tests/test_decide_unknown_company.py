@@ -79,3 +79,23 @@ def test_a_rule_that_keeps_the_firm_wins():
 def test_the_engine_swaps_a_little_known_firm(privacy_engine, text, name):
     result = privacy_engine.sanitize(text, Conversation("unknown-company"))
     assert name not in result.sanitized, result.sanitized
+
+
+@pytest.mark.parametrize("text, name, label", [
+    ("Let's have lunch on Friday at Fernhill Bakery, 14 Mill Lane, before the workshop.", "Fernhill Bakery", Label.ORG),
+    ("The Ravelstone office is at 27 Harbour Road, next to the ferry.", "Ravelstone", Label.ORG),
+    ("The address of Marrowby is 8 Quarry Street, Dunmere.", "Marrowby", Label.LOCATION),
+])
+def test_a_business_named_with_its_street_address_is_swapped(text, name, label):
+    verdict = RelevanceRules.unknown_company(text, _span(text, name, label), Verdict(False, 0.6, "an organisation"))
+    assert verdict is not None and not verdict.keep and "address" in verdict.reason, verdict
+
+
+@pytest.mark.parametrize("text, name, label", [
+    ("Our call with Brightwick is at 10 am tomorrow.", "Brightwick", Label.ORG),
+    ("I flew to Berlin, 2019 was a good year.", "Berlin", Label.LOCATION),
+    ("Meet me at Tesco, 5 Station Road.", "Tesco", Label.ORG),
+])
+def test_times_places_and_well_known_chains_are_not_premises(text, name, label):
+    verdict = RelevanceRules.unknown_company(text, _span(text, name, label), None)
+    assert verdict is None or "address" not in verdict.reason, verdict
