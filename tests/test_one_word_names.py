@@ -108,6 +108,12 @@ def test_one_word_name_is_a_person_everywhere(registry, text, word):
     assert _labels_of(registry, text, word) == [Label.PERSON] * text.count(word)
 
 
+def test_a_name_may_take_an_article_once_in_a_while():
+    text = ("Ollwyn nodded at the gate. Years ago the Ollwyn family had owned the old mill by the river. "
+            "Ollwyn sighed and walked on, and the rain followed Ollwyn all the way to the harbour.")
+    assert "Ollwyn" in {s.text for s in OneWordNameDetector().detect(text, DetectionContext())}
+
+
 def test_names_joined_by_apostrophe_or_hyphen_are_one_word():
     text = "K'vessa smiled at the moon. Later Zha-Rin nodded, and K'vessa's eyes met those of Zha-Rin."
     found = {s.text for s in OneWordNameDetector().detect(text, DetectionContext())}
