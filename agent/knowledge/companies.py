@@ -33,6 +33,7 @@ _KIND_WORDS = frozenset(w.casefold() for w in (
 ))
 _STRIP = LEGAL_FORM_WORDS | _KIND_WORDS
 _LEGAL = frozenset(w.strip(".") for w in LEGAL_FORM_WORDS)
+_STRIP_BARE = frozenset(w.strip(".") for w in _STRIP)
 _EDGE = " ,.&-"
 
 
@@ -48,7 +49,7 @@ def _aliases(name: str) -> set[str]:
     if words:
         out.add(_fold(" ".join(words)))
     stripped: list[str] = []
-    while len(words) > 1 and words[-1].casefold().strip(".") in {w.strip(".") for w in _STRIP}:
+    while len(words) > 1 and words[-1].casefold().strip(".") in _STRIP_BARE:
         stripped.append(words[-1].casefold().strip("."))
         words = words[:-1]
         alias = _fold(" ".join(words).strip(_EDGE))

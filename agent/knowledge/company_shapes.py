@@ -99,11 +99,20 @@ def _build_firm_suffixes() -> tuple[tuple[str, ...], ...]:
     return tuple(sorted(phrases, key=len, reverse=True))
 
 
+@lru_cache(maxsize=1)
+def _suffixes_by_last_word() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The suffix phrases by their last word, longest first (one dict lookup per name)."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in firm_suffixes():
+        out.setdefault(phrase[-1], []).append(phrase)
+    return {last: tuple(phrases) for last, phrases in out.items()}
+
+
 def _strip_suffix(words: list[str]) -> tuple[list[str], bool]:
     folded = [_fold(w) for w in words]
     found = False
     while len(folded) > 1:
-        for phrase in firm_suffixes():
+        for phrase in _suffixes_by_last_word().get(folded[-1], ()):
             if len(phrase) < len(folded) and tuple(folded[-len(phrase):]) == phrase:
                 words, folded, found = words[: -len(phrase)], folded[: -len(phrase)], True
                 break
