@@ -18,6 +18,7 @@ from agent.detect.validators import (
     iban_check_digits,
     luhn_check_digit,
 )
+from agent.knowledge.words import is_common_word
 from agent.substitute.id_standins import shares_digit_run
 from agent.substitute.rng import digits_into, same_shape
 
@@ -298,6 +299,30 @@ def _segment_like(rng: random.Random, segment: str) -> str:
     return "".join(out)
 
 
+# The pieces of a path segment on a public site, and what separates them.
+_PATH_PIECES = re.compile(r"([-_.@~+])")
+
+
+def _public_segment_like(rng: random.Random, segment: str) -> str:
+    """A path segment of a public site with its identifying pieces changed: a piece with a
+    digit, or a word of five letters or more that is no everyday word (a handle such as
+    "@<first><last>", "/in/<name>", "/<user>/repo"); everyday words ("why-i-quit"),
+    short route words ("in", "u", "r") and a file's type stay. Escaped text changes as a
+    whole (_segment_like)."""
+    if "%" in segment:
+        return _segment_like(rng, segment)
+    pieces = _PATH_PIECES.split(segment)
+    return "".join(
+        same_shape(rng, piece) if i % 2 == 0 and _identifying(piece) else piece for i, piece in enumerate(pieces)
+    )
+
+
+def _identifying(piece: str) -> bool:
+    if any(c.isdigit() for c in piece):
+        return True
+    return piece.isalpha() and len(piece) >= 5 and not is_common_word(piece)
+
+
 def fake_url(rng: random.Random, real: str, domain_map: dict[str, str]) -> str:
     has_scheme = "://" in real
     parts = urlsplit(real if has_scheme else "http://" + real)
@@ -305,9 +330,13 @@ def fake_url(rng: random.Random, real: str, domain_map: dict[str, str]) -> str:
     bare = host.removeprefix("www.")
     if bare in _PUBLIC_HOSTS or host in _PUBLIC_HOSTS:
         new_host = host
-        # On a public site the identifying part is the path (a profile, a document id).
-        path = "/".join(_segment_like(rng, seg) if seg and (any(c.isdigit() for c in seg) or "-" in seg or "_" in seg) else seg
-                        for seg in parts.path.split("/"))
+        # On a public site the identifying part is the path: an account's handle (a name,
+        # often), a document id. Where no piece of the path looks like one, the old rule:
+        # every segment with a digit, "-" or "_" changes shape.
+        path = "/".join(_public_segment_like(rng, seg) for seg in parts.path.split("/"))
+        if path == parts.path:
+            path = "/".join(_segment_like(rng, seg) if seg and (any(c.isdigit() for c in seg) or "-" in seg or "_" in seg)
+                            else seg for seg in parts.path.split("/"))
     else:
         fake = domain_map.get(bare) or fake_domain(rng, bare or "example.com")
         new_host = ("www." + fake) if host.startswith("www.") else fake
