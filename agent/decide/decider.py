@@ -75,7 +75,8 @@ class Decider:
                 keep, reason = model_verdict, "local model: " + ("needed for the answer" if model_verdict else "not needed")
             handed_over = self.rules.handed_over(text, span) if keep else None
             if handed_over is None and keep:
-                handed_over = self.rules.unknown_person(text, span, rule) or self.rules.unknown_company(text, span, rule)
+                handed_over = (self.rules.unknown_person(text, span, rule) or self.rules.unknown_company(text, span, rule)
+                               or self.rules.personal_place(text, span, rule))
             if handed_over is not None:
                 keep, reason = handed_over.keep, handed_over.reason
             action = Action.KEEP if keep else self._swap_action()

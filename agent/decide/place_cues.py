@@ -1,0 +1,89 @@
+"""Cues that a place is where the writer, or someone they write about, comes from, lives
+or is right now: "originally from X", "we moved here from X", "my trip home to X",
+"I'm in X for the week". Such a place tells who a person is (origin and whereabouts are
+quasi-identifiers) and the answer rarely needs it. A place the prompt asks about, travels
+to or moves to stays the rules' PLACE_TOPIC business: none of these cues reads a
+destination ("moving to X", "flying to X").
+
+Each pattern reads the text of the span's sentence before it (ending where the place
+begins); all are anchored at that end, so a search costs one short backward scan."""
+
+from __future__ import annotations
+
+import re
+
+from agent.knowledge.person_words import RELATION_PATTERN
+
+# Who the place belongs to: the writer, their people, or a person the text speaks of.
+# Not "who": "writers who are from X" asks about a group, not about one person.
+_WHO = (
+    rf"(?:i|we|my|our|me|us|she|he|they|her|his|their|family|parents|folks|"
+    rf"(?:{RELATION_PATTERN})s?)"
+)
+
+# Where someone comes from: "originally from X", "a native of X", "hails from X".
+_ORIGIN = re.compile(
+    r"(?i)(?:\boriginally\s+(?:\w+\s+)?(?:from|of)|\bnatives?\s+of|\bhail(?:s|ed|ing)?\s+from|"
+    r"\bborn\s+and\s+(?:raised|bred)\s+in)\s+(?:the\s+)?$"
+)
+
+# A move someone made away from a place: "we moved here from X", "my parents emigrated
+# from X". A move TO a place is left alone (a relocation the prompt may be planning).
+_MOVED_FROM = re.compile(
+    rf"(?i)\b{_WHO}\b[^.!?\n]{{0,30}}?\b(?:moved|relocated|emigrated|immigrated|migrated|fled|commut\w+|came\s+(?:here|over|back))\b"
+    r"(?:\s+(?:here|there|over|back|out|away|down|up|all\s+the\s+way))*"
+    r"(?:\s+(?:to\s+\w+|in\s+\d{4}|\d{4}|years\s+ago|last\s+year|as\s+a\s+\w+|(?:in|to)\s+(?:work|school|the\s+office)|every\s+day|daily))?\s+from\s+(?:the\s+)?$"
+)
+
+# Someone's origin told with "from": "she's from X", "my wife is from X" (the writer's own
+# "I'm from X" is _FROM_PLACE in relevance.py).
+_IS_FROM = re.compile(
+    rf"(?i)\b{_WHO}\s*(?:'s|'re|is|are|was|were)\s+(?:\w+\s+){{0,2}}?from\s+(?:the\s+)?$"
+)
+
+# Where someone lives, said as who they are: "I'm a long-time resident of X", "as a
+# resident of X".
+_RESIDENT_OF = re.compile(
+    rf"(?i)(?:\b{_WHO}\s*(?:'m|'re|'s|am|are|is|was|were)|\bas)\s+(?:an?\s+)?(?:[\w\-]+\s+)?residents?\s+of\s+(?:the\s+)?$"
+)
+
+# A person the writer knows, placed: "my aunt in X", "our friends from X", "her
+# cousin who lives in X" (where that person lives; a relation named alone is
+# RelevanceRules' person business).
+_RELATION_IN = re.compile(
+    rf"(?i)\b(?:my|our|his|her|their)\s+(?:[\w\-]+\s+)?(?:{RELATION_PATTERN})s?"
+    r"(?:\s+(?:who|that)\s+(?:lives|live|lived|stays|is|are)(?:\s+\w+)?)?\s+(?:in|from|back\s+in|over\s+in)\s+(?:the\s+)?$"
+)
+
+# A sentence that opens on where its subject was born or raised: "Born in X, she ...".
+_BORN_OPENER = re.compile(r"(?i)^\W*(?:born|raised|brought\s+up|grew\s+up)(?:\s+and\s+(?:raised|bred))?\s+in\s+(?:the\s+)?$")
+
+# Home: "my trip home to X", "her hometown of X", "back home in X".
+_HOME = re.compile(
+    rf"(?i)\b{_WHO}\b[^.!?\n]{{0,30}}?\b(?:home|home\s*town|birth\s*place)\s*(?:to|in|is|was|of|,|:)\s+(?:the\s+)?$|"
+    rf"\b(?:my|our|his|her|their)\s+(?:home\s*town|birth\s*place)\s+$|"
+    r"\bback\s+home\s+(?:to|in)\s+(?:the\s+)?$"
+)
+
+# Where the writer is right now: "I'm in X, at the conference", "we are currently in X",
+# "here in X, ...".
+_HERE_NOW = re.compile(
+    r"(?i)(?:\b(?:i|we)\s*(?:'m|am|are|'re)\s+(?:(?:currently|now|still|here|stuck|staying|based|living|working|stationed)\s+)*in|"
+    r"(?:^|[,;:]|\bwe|\bi)\s*(?:(?:out|up|down|over|back)\s+)?here\s+in)\s+(?:the\s+)?$"
+)
+
+
+def origin_or_home(before: str) -> bool:
+    """The place is where someone comes from or has their home."""
+    tail = before[-120:]
+    return any(p.search(tail) for p in (_ORIGIN, _MOVED_FROM, _IS_FROM, _RESIDENT_OF, _BORN_OPENER, _HOME))
+
+
+def where_someone_they_know_is(before: str) -> bool:
+    """The place is where a person the writer knows is ("my aunt in X")."""
+    return _RELATION_IN.search(before[-120:]) is not None
+
+
+def where_the_writer_is(before: str) -> bool:
+    """The place is where the writer is now ("I'm in X")."""
+    return _HERE_NOW.search(before[-80:]) is not None
