@@ -49,6 +49,8 @@ def test_where_someone_comes_from_or_is_gets_swapped(text, place):
     ("Plan a three-day trip to Seville for two people.", "Seville"),
     ("List five famous painters who are from Spain.", "Spain"),
     ("Our steel came from Sweden, which tariffs apply?", "Sweden"),
+    ("My son came back from Zanzibar with a fever and a rash; what could it be?", "Zanzibar"),
+    ("My wife is just back from Zanzibar and has a cough; which tests should she ask for?", "Zanzibar"),
     ("I'm in Canada, how do I file my taxes as a freelancer?", "Canada"),
     ("I'm in Porto for the weekend, what are the best things to do?", "Porto"),
     ("What is the population of Lyon?", "Lyon"),

@@ -28,17 +28,19 @@ _ORIGIN = re.compile(
 )
 
 # A move someone made away from a place: "we moved here from X", "my parents emigrated
-# from X". A move TO a place is left alone (a relocation the prompt may be planning).
+# from X". A move TO a place is left alone (a relocation the prompt may be planning), and
+# so is a return from a trip ("he came back from X": where he travelled, which a
+# doctor's or an insurer's answer may need).
 _MOVED_FROM = re.compile(
-    rf"(?i)\b{_WHO}\b[^.!?\n]{{0,30}}?\b(?:moved|relocated|emigrated|immigrated|migrated|fled|commut\w+|came\s+(?:here|over|back))\b"
+    rf"(?i)\b{_WHO}\b[^.!?\n]{{0,30}}?\b(?:moved|relocated|emigrated|immigrated|migrated|fled|commut\w+|came\s+(?:here|over))\b"
     r"(?:\s+(?:here|there|over|back|out|away|down|up|all\s+the\s+way))*"
     r"(?:\s+(?:to\s+\w+|in\s+\d{4}|\d{4}|years\s+ago|last\s+year|as\s+a\s+\w+|(?:in|to)\s+(?:work|school|the\s+office)|every\s+day|daily))?\s+from\s+(?:the\s+)?$"
 )
 
 # Someone's origin told with "from": "she's from X", "my wife is from X" (the writer's own
-# "I'm from X" is _FROM_PLACE in relevance.py).
+# "I'm from X" is _FROM_PLACE in relevance.py); not "she is just back from X", a trip.
 _IS_FROM = re.compile(
-    rf"(?i)\b{_WHO}\s*(?:'s|'re|is|are|was|were)\s+(?:\w+\s+){{0,2}}?from\s+(?:the\s+)?$"
+    rf"(?i)\b{_WHO}\s*(?:'s|'re|is|are|was|were)\s+(?!(?:\w+\s+)?(?:back|home|away|returning)\b)(?:\w+\s+){{0,2}}?from\s+(?:the\s+)?$"
 )
 
 # Where someone lives, said as who they are: "I'm a long-time resident of X", "as a
