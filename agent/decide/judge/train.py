@@ -107,6 +107,16 @@ L2_GRID = (10.0, 30.0, 100.0, 300.0)
 # Weight of the other prompt sets' rows (all labelled private); 0: LOPSIDED relevance only.
 OTHER_WEIGHT_GRID = (0.0, 0.03, 0.1, 0.3, 1.0)
 THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.05, 0.71, 0.025))
+# The settings the head was trained with since session 5 (l2, other weight, threshold). The
+# least CV cost of one fold assignment moves with every detection change (over 20
+# assignments one setting's cost has an sd of 0.06-0.08, session 5): after session 8's
+# detection commits it picked (30, 0.3, 0.2), which in sample, on the same fit texts, swapped
+# more of what LOPSIDED needs (utility 0.104 -> 0.125) and kept more of what it does not
+# (privacy 0.118 -> 0.157). So the pick replaces the settled settings only when it costs
+# less on most of REASSIGNMENTS further fold assignments, paired (the same assignment
+# scores both), not on one.
+SETTLED = (30.0, 0.1, 0.3)
+REASSIGNMENTS = 10
 
 
 @dataclass
@@ -162,12 +172,16 @@ def score(rows: list[ExampleRows], probabilities: dict[int, np.ndarray], thresho
     return Scores(errors["utility_error"] or 0.0, errors["privacy_error"] or 0.0, _other_kept(rows, keep))
 
 
-def cross_validate(rows: list[ExampleRows], l2: float, other_weight: float) -> dict[int, np.ndarray]:
-    """Out-of-fold probabilities for every fit row (folds by prompt)."""
+def cross_validate(rows: list[ExampleRows], l2: float, other_weight: float, seed: int | None = None) -> dict[int, np.ndarray]:
+    """Out-of-fold probabilities for every fit row (folds by prompt: prompt i in fold
+    i % FOLDS, or in a seeded random fold)."""
+    folds = np.arange(len(rows)) % FOLDS
+    if seed is not None:
+        folds = np.random.default_rng(seed).permutation(folds)
     out: dict[int, np.ndarray] = {}
     for fold in range(FOLDS):
-        train = [r for i, r in enumerate(rows) if i % FOLDS != fold]
-        test = [r for i, r in enumerate(rows) if i % FOLDS == fold]
+        train = [r for r, f in zip(rows, folds) if f != fold]
+        test = [r for r, f in zip(rows, folds) if f == fold]
         x, y, w = _matrix(train, other_weight)
         out.update(_probabilities(fit_logistic(x, y, w, l2), test))
     return out
@@ -184,17 +198,7 @@ def train(progress=print) -> tuple[LogisticHead, dict]:
     fit_rows = [r for r in rows if r.half == "fit"]
     validation_rows = [r for r in rows if r.half == "validation"]
     progress(f"judge: {len(fit_rows)} fit texts, features in {time.time() - started:.0f} s")
-    best = None
-    for l2 in L2_GRID:
-        for other_weight in OTHER_WEIGHT_GRID:
-            probabilities = cross_validate(fit_rows, l2, other_weight)
-            for threshold in THRESHOLDS:
-                s = score(fit_rows, probabilities, threshold)
-                if best is None or s.cost < best[0].cost - 1e-9:
-                    best = (s, l2, other_weight, threshold)
-    assert best is not None
-    cv, l2, other_weight, threshold = best
-    progress(f"judge: chosen l2={l2} other_weight={other_weight} threshold={threshold} (fit CV: {cv})")
+    cv, l2, other_weight, threshold = _select(fit_rows, progress)
     x, y, w = _matrix(fit_rows, other_weight)
     model = fit_logistic(x, y, w, l2)
     validation = score(validation_rows, _probabilities(model, validation_rows), threshold)
@@ -212,6 +216,35 @@ def train(progress=print) -> tuple[LogisticHead, dict]:
     head = LogisticHead(FEATURE_NAMES, *model, threshold, about)
     progress(f"judge: validation {validation}; the rules alone: {rules_only} ({time.time() - started:.0f} s in all)")
     return head, about
+
+
+def _select(fit_rows: list[ExampleRows], progress) -> tuple[Scores, float, float, float]:
+    """(fit CV scores, l2, other weight, threshold): the least CV cost of the fold
+    assignment i % FOLDS if it also costs less than the settled settings on most of
+    REASSIGNMENTS seeded assignments; else the settled settings."""
+    best = settled = None
+    for l2 in L2_GRID:
+        for other_weight in OTHER_WEIGHT_GRID:
+            probabilities = cross_validate(fit_rows, l2, other_weight)
+            for threshold in THRESHOLDS:
+                s = score(fit_rows, probabilities, threshold)
+                if best is None or s.cost < best[0].cost - 1e-9:
+                    best = (s, l2, other_weight, threshold)
+                if (l2, other_weight, threshold) == SETTLED:
+                    settled = (s, l2, other_weight, threshold)
+    assert best is not None and settled is not None
+    if best[1:] == settled[1:]:
+        return settled
+    wins = 0
+    for seed in range(REASSIGNMENTS):
+        costs = [score(fit_rows, cross_validate(fit_rows, l2, weight, seed), threshold).cost
+                 for l2, weight, threshold in (best[1:], settled[1:])]
+        wins += costs[0] < costs[1] - 1e-9
+    chosen = best if wins > REASSIGNMENTS // 2 else settled
+    progress(f"judge: least fit CV cost {best[0].cost:.3f} at l2={best[1]} other_weight={best[2]} threshold={best[3]}, "
+             f"settled {settled[0].cost:.3f}; it costs less on {wins} of {REASSIGNMENTS} other fold assignments")
+    progress(f"judge: chosen l2={chosen[1]} other_weight={chosen[2]} threshold={chosen[3]} (fit CV: {chosen[0]})")
+    return chosen
 
 
 def _rules_keep(rows: list[ExampleRows]) -> dict[int, np.ndarray]:
