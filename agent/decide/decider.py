@@ -73,12 +73,9 @@ class Decider:
                 keep, reason = learned_verdict, "judge: " + ("needed for the answer" if learned_verdict else "not needed for the answer")
             if model_verdict is not None and (rule is None or rule.confidence < 0.85):
                 keep, reason = model_verdict, "local model: " + ("needed for the answer" if model_verdict else "not needed")
-            handed_over = self.rules.handed_over(text, span) if keep else None
-            if handed_over is None and keep:
-                handed_over = (self.rules.unknown_person(text, span, rule) or self.rules.unknown_company(text, span, rule)
-                               or self.rules.personal_place(text, span, rule))
-            if handed_over is not None:
-                keep, reason = handed_over.keep, handed_over.reason
+            overriding = self.rules.last_word(text, span, rule) if keep else None
+            if overriding is not None:
+                keep, reason = overriding.keep, overriding.reason
             action = Action.KEEP if keep else self._swap_action()
             decisions[index] = Decision(span, action, reason, public=keep)
         return _consistent([d for d in decisions if d is not None])

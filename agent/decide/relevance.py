@@ -465,6 +465,14 @@ class RelevanceRules:
             return HANDED_OVER
         return verdict
 
+    def last_word(self, text: str, span: Span, rule: Verdict | None) -> Verdict | None:
+        """A swap that overrides a keep, whoever decided it (rule, judge or local model):
+        a name in a handed-over text, a person or a firm nobody writes about, a place where
+        someone lives or comes from. Each is read after the judge so that the judge's
+        training rows, and so the trained head, stay as they are."""
+        return (self.handed_over(text, span) or self.unknown_person(text, span, rule)
+                or self.unknown_company(text, span, rule) or self.personal_place(text, span, rule))
+
     @staticmethod
     def handed_over(text: str, span: Span) -> Verdict | None:
         """The last word on a name inside a text handed over to work on: swap it, whatever
