@@ -27,6 +27,7 @@ from agent.knowledge.names import lexicon
 from agent.knowledge.org_words import ENDS_WITH_PRIVATE_LEGAL_FORM
 from agent.knowledge.person_words import RELATION_PATTERN
 from agent.knowledge.places import is_known_place
+from agent.knowledge.public_entities import public_entities
 from agent.knowledge.words import is_common_word
 
 
@@ -35,18 +36,6 @@ class Verdict:
     keep: bool
     confidence: float  # 0.5 = a guess, 1.0 = certain
     reason: str
-
-
-@lru_cache(maxsize=1)
-def public_entities() -> dict[str, frozenset[str]]:
-    """Well-known organisations, people, works and places (resources/public_entities.json):
-    names whose meaning a remote LLM needs in order to answer about them."""
-    try:
-        with open(paths.resource("public_entities.json"), encoding="utf-8") as f:
-            data = json.load(f)
-    except FileNotFoundError:
-        return {}
-    return {kind: frozenset(n.casefold() for n in names) for kind, names in data.items() if isinstance(names, list)}
 
 
 _KINDS = {

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from agent.knowledge.frequency import zipf
 from agent.knowledge.names import lexicon
+from agent.knowledge.public_entities import public_entities
 
 # Zipf 1.5: wordfreq's lists stop near 1.0; at 1.5, 2.3% of the public list's people and
 # 3.9% of its mononyms fall below (checked 2026-11-25), most of them spelt with diacritics
@@ -30,8 +31,6 @@ _INITIAL = re.compile(r"^[A-Z]\.?$")
 def _public_name_words() -> frozenset[str]:
     """Every distinctive word (4+ letters, not a given name of several countries:
     "roosevelt", not "marcel") of a public person's, mononym's or character's name."""
-    from agent.decide.relevance import public_entities
-
     known, names = public_entities(), lexicon()
     words = {
         w

@@ -1,0 +1,23 @@
+"""The list of well-known organisations, people, works and places that ships with Veil
+(resources/public_entities.json; its "_about" entry says where each part comes from):
+names whose meaning a remote LLM needs in order to answer about them. Read by the
+relevance rules (agent/decide/relevance.py) and by the test of whether a name is one
+nobody writes about (agent/decide/unknown_names.py)."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from agent import paths
+
+
+@lru_cache(maxsize=1)
+def public_entities() -> dict[str, frozenset[str]]:
+    """{kind: casefolded names}; empty when the resource is missing."""
+    try:
+        with open(paths.resource("public_entities.json"), encoding="utf-8") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        return {}
+    return {kind: frozenset(n.casefold() for n in names) for kind, names in data.items() if isinstance(names, list)}
