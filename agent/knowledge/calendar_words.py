@@ -1,4 +1,9 @@
-"""Weekday and month names as they start a timestamp, for a name glued to one.
+"""English weekday and month names, fixed: for dates in prompts and answers, and for a name
+glued to a timestamp. Not the standard library's calendar.day_name / month_name: those
+follow the process's LC_TIME, which Qt sets from the user's environment on Linux (a German
+desktop would read "März" and write "Sa" into an English date stand-in).
+
+Weekday and month names as they start a timestamp, for a name glued to one.
 
 Comment threads and e-mail headers copied from a web page often lose the space between the
 author's name and the date ("posted by <surname>Tue Jun 4 2024"). The name ends where a
@@ -13,6 +18,12 @@ _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December")
 _SHORT = ("Tues", "Thur", "Thurs", "Sept")
+
+# Indexed as the calendar module's lists are: days from Monday = 0, months from January = 1.
+DAY_NAMES: tuple[str, ...] = _WEEKDAYS
+DAY_ABBRS: tuple[str, ...] = tuple(d[:3] for d in _WEEKDAYS)
+MONTH_NAMES: tuple[str, ...] = ("", *_MONTHS)
+MONTH_ABBRS: tuple[str, ...] = ("", *(m[:3] for m in _MONTHS))
 
 # Every spelling: the full name, its three-letter abbreviation, and the usual longer ones.
 CALENDAR_WORDS: frozenset[str] = frozenset(

@@ -3,13 +3,14 @@ shifted date the LLM wrote in another form than the one sent."""
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from collections.abc import Callable
 
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+from agent.knowledge.calendar_words import MONTH_ABBRS, MONTH_NAMES
+
+_MONTHS = {name.lower(): i for i, name in enumerate(MONTH_NAMES) if name}
+_MONTHS.update({name.lower(): i for i, name in enumerate(MONTH_ABBRS) if name})
 _MONTHS["sept"] = 9
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _FORMS = (
@@ -41,11 +42,11 @@ def parse_date(text: str) -> dt.date | None:
 
 
 def _month(d: dt.date) -> str:
-    return calendar.month_name[d.month]
+    return MONTH_NAMES[d.month]
 
 
 def _abbr(d: dt.date) -> str:
-    return calendar.month_abbr[d.month]
+    return MONTH_ABBRS[d.month]
 
 
 DATE_RENDERINGS: tuple[Callable[[dt.date], str], ...] = (

@@ -5,16 +5,17 @@ date), and a time of day written with the date ("March 14, 2024 10:42 AM")."""
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+from agent.knowledge.calendar_words import DAY_ABBRS, DAY_NAMES, MONTH_ABBRS, MONTH_NAMES
+
+_MONTHS = {name.lower(): i for i, name in enumerate(MONTH_NAMES) if name}
+_MONTHS.update({name.lower(): i for i, name in enumerate(MONTH_ABBRS) if name})
 _MONTHS["sept"] = 9
 _MONTH_RE = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")(?P<dot>\.)?"
-_WEEKDAY_RE = r"(?:(?P<weekday>" + "|".join(d.lower() for d in calendar.day_name) + "|" + "|".join(
-    d.lower() for d in calendar.day_abbr
+_WEEKDAY_RE = r"(?:(?P<weekday>" + "|".join(d.lower() for d in DAY_NAMES) + "|" + "|".join(
+    d.lower() for d in DAY_ABBRS
 ) + r"),?\s+)?"
 _ORD = r"(?:st|nd|rd|th)?"
 
@@ -41,8 +42,8 @@ _TIME = (
 )
 _DATE_THEN_TIME = re.compile(rf"^(?P<date>.+?)(?P<sep>,?\s+(?:at\s+|@\s*)?|T)(?P<time>{_TIME})$")
 _TIME_THEN_DATE = re.compile(rf"^(?P<time>{_TIME})(?P<sep>,?\s+(?:on\s+)?)(?P<date>.+)$")
-_WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
-_WEEKDAYS.update({name.lower(): i for i, name in enumerate(calendar.day_abbr)})
+_WEEKDAYS = {name.lower(): i for i, name in enumerate(DAY_NAMES)}
+_WEEKDAYS.update({name.lower(): i for i, name in enumerate(DAY_ABBRS)})
 
 
 def _ordinal(day: int) -> str:
@@ -52,8 +53,8 @@ def _ordinal(day: int) -> str:
 
 
 def _month_name(template: str, month: int) -> str:
-    full = calendar.month_name[month]
-    abbr = calendar.month_abbr[month]
+    full = MONTH_NAMES[month]
+    abbr = MONTH_ABBRS[month]
     name = full if len(template.rstrip(".")) > 3 else abbr
     if template.rstrip(".").lower() == "sept":
         name = "Sept" if month == 9 else abbr
@@ -67,7 +68,7 @@ def _month_name(template: str, month: int) -> str:
 def _weekday(template: str | None, index: int) -> str:
     if not template:
         return ""
-    name = calendar.day_name[index] if len(template) > 3 else calendar.day_abbr[index]
+    name = DAY_NAMES[index] if len(template) > 3 else DAY_ABBRS[index]
     return name.upper() if template.isupper() and len(template) > 1 else name.lower() if template.islower() else name
 
 
