@@ -15,7 +15,8 @@ python=${PYTHON:-python3}
 
 debian_packages=(xvfb xdotool xclip trayer imagemagick libxcb-cursor0 libxcb-icccm4
   libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xkb1 libxkbcommon-x11-0
-  libxcb-shape0 libxcb-randr0 libegl1 libgl1 libfontconfig1 libdbus-1-3)
+  libxcb-shape0 libxcb-randr0 libegl1 libgl1 libfontconfig1 libdbus-1-3
+  locales)  # locales: glibc locale sources, for the test that dates stay English under a German desktop
 
 setup_python() {
   local want
