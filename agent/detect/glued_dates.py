@@ -10,15 +10,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agent.entities import Label, Span
-from agent.knowledge.calendar_words import CALENDAR_WORDS, glued_calendar_word
+from agent.knowledge.calendar_words import CALENDAR_ALTERNATION, GLUE_BEFORE, glued_calendar_word
 
 _CUT_LABELS = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC})
 
 # For spaCy's tokenizer: an empty infix where a word of three letters or more (the last two
 # lower case) runs on into a capitalised weekday or month name that ends the token.
-GLUED_CALENDAR_INFIX = (
-    "(?<=[^\\W\\d_][a-zß-öø-ÿ]{2})(?=(?:" + "|".join(sorted(CALENDAR_WORDS, key=lambda w: (-len(w), w))) + ")$)"
-)
+GLUED_CALENDAR_INFIX = GLUE_BEFORE + "(?=(?:" + CALENDAR_ALTERNATION + ")$)"
 
 
 def trim_at_glued_date(span: Span) -> Span:

@@ -33,12 +33,16 @@ CALENDAR_WORDS: frozenset[str] = frozenset(
 CALENDAR_PREFIXES: frozenset[str] = frozenset(w[:i] for w in CALENDAR_WORDS for i in range(1, len(w) + 1))
 LONGEST = max(len(w) for w in CALENDAR_WORDS)
 
+# Every spelling as one alternation, longest first.
+CALENDAR_ALTERNATION = "|".join(sorted(CALENDAR_WORDS, key=lambda w: (-len(w), w)))
 # Case-sensitive (usable inside a re.IGNORECASE pattern): a calendar word that no letter
 # continues.
-CALENDAR_WORD = "(?-i:(?:" + "|".join(sorted(CALENDAR_WORDS, key=lambda w: (-len(w), w))) + ")(?![^\\W\\d_]))"
+CALENDAR_WORD = "(?-i:(?:" + CALENDAR_ALTERNATION + ")(?![^\\W\\d_]))"
+# What a glued calendar word follows: three letters, the last two lower case ("LaMar" and
+# "DeMay" are names).
+GLUE_BEFORE = "(?<=[^\\W\\d_][a-zß-öø-ÿ]{2})"
 
-# Three letters before it, the last two lower case: "LaMar" and "DeMay" are names.
-_GLUED = re.compile(f"(?<=[^\\W\\d_][a-zß-öø-ÿ]{{2}})(?={CALENDAR_WORD})")
+_GLUED = re.compile(f"{GLUE_BEFORE}(?={CALENDAR_WORD})")
 
 
 def glued_calendar_word(text: str, start: int = 0, end: int | None = None) -> int | None:

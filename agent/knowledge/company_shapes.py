@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from agent.knowledge.frequency import zipf
 from agent.knowledge.names import lexicon
-from agent.knowledge.org_words import LEGAL_FORMS
+from agent.knowledge.org_words import LEGAL_FORMS, TRADE_WORDS
 from agent.knowledge.words import is_common_word
 
 
@@ -38,14 +38,6 @@ class UnknownShape(str, Enum):
 
 # "and" between the partners of a firm, in the languages Faker names firms in with Latin letters.
 CONNECTORS = frozenset({"and", "&", "y", "e", "et", "und", "og", "och", "en", "és", "i", "-", "+"})
-# The last word of a small firm's descriptive name: the kind of service it sells. Not the
-# words famous names also end in ("Company", "Network", "Games", "Pictures", "AI").
-TRADE_WORDS = frozenset(w.casefold() for w in (
-    "Solutions", "Systems", "Technologies", "Consulting", "Consultants", "Consultancy", "Insights",
-    "Analytics", "Enterprises", "Associates", "Partners", "Ventures", "Services", "Logistics",
-    "Innovations", "Contractors", "Builders", "Movers", "Plumbing", "Roofing", "Landscaping",
-    "Cleaning", "Realty", "Properties", "Outfitters", "Distributors", "Supplies", "Interiors",
-))
 # Below this Zipf value a word is absent from wordfreq's English list (its floor is 1.0).
 _UNWRITTEN = 1.0
 # A part of a coined word this frequent is an everyday English word ("core" 4.6, "pay" 5.0).

@@ -103,6 +103,17 @@ INDUSTRY_WORDS = frozenset(
 )
 
 
+# The last word of a small firm's descriptive name, the kind of service it sells, for
+# agent/knowledge/company_shapes.py. Not the words famous names also end in ("Company",
+# "Network", "Games", "Pictures", "AI"), which INDUSTRY_WORDS and GENERIC_ORG_WORDS hold.
+TRADE_WORDS = frozenset(w.casefold() for w in (
+    "Solutions", "Systems", "Technologies", "Consulting", "Consultants", "Consultancy", "Insights",
+    "Analytics", "Enterprises", "Associates", "Partners", "Ventures", "Services", "Logistics",
+    "Innovations", "Contractors", "Builders", "Movers", "Plumbing", "Roofing", "Landscaping",
+    "Cleaning", "Realty", "Properties", "Outfitters", "Distributors", "Supplies", "Interiors",
+))
+
+
 # Ordinary words small businesses name themselves with ("Bright Smile", "Golden Crust",
 # "Clear View"): a stand-in swaps such a word for another of them, and joins two for a
 # coined name ("Northwind" -> "Stonebrook"), so the business still reads as one.
