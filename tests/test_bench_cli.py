@@ -103,3 +103,29 @@ def test_bench_skips_clearly_without_data(tmp_path):
     )
     assert proc.returncode == 0
     assert "skipped" in proc.stderr and "evaluation data not found" in proc.stderr
+
+
+def test_bench_writes_its_report_under_a_latin1_locale(tmp_path):
+    """The report's check marks are not Latin-1: under such a locale the files are still
+    written (UTF-8) and the table still printed, instead of a crash after the whole run."""
+    locales = tmp_path / "locales"
+    locales.mkdir()
+    subprocess.run(["localedef", "-i", "de_DE", "-f", "ISO-8859-1", str(locales / "de_DE.ISO-8859-1")],
+                   check=True, capture_output=True)
+    write_mini(tmp_path / "mini.jsonl")
+    env = dict(os.environ, VEIL_HOME=str(tmp_path / "home"), LOCPATH=str(locales), LC_ALL="de_DE.ISO-8859-1",
+               PYTHONUTF8="0")
+    env.pop("PYTHONIOENCODING", None)
+    probe = subprocess.run([sys.executable, "-c", "import locale; print(locale.getpreferredencoding(False))"],
+                           env=env, capture_output=True, text=True, check=True)
+    assert probe.stdout.strip() == "ISO-8859-1"  # the child really runs under Latin-1
+    proc = subprocess.run(
+        [sys.executable, "-m", "desktop.launcher", "bench", "--out", str(tmp_path / "out"), "--data",
+         str(tmp_path / "mini.jsonl"), "--no-speed", "--no-generated", "--no-strict"],
+        capture_output=True, env=env, timeout=900,
+    )
+    assert proc.returncode == 0, proc.stderr.decode("latin-1")
+    table = (tmp_path / "out" / "bench.md").read_text(encoding="utf-8")
+    assert "✓" in table
+    assert b"| measure | target |" in proc.stdout
+    json.loads((tmp_path / "out" / "bench.json").read_text(encoding="utf-8"))

@@ -59,7 +59,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _never_fail_on_output_characters() -> None:
+    """Under a legacy locale (Latin-1, say) stdout cannot encode a Cyrillic stand-in or the
+    bench's check mark, and printing one would stop the command halfway: what is sent
+    escaped (\\u0410) can still be read and piped; nothing is dropped."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if encoding not in ("utf8", "utf8sig") and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _never_fail_on_output_characters()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.self_test:

@@ -114,12 +114,12 @@ def run(args: argparse.Namespace) -> int:
 
         documents = documents_row(datasets, progress)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "bench.json").write_text(json.dumps(report.to_json() | ({"documents": documents} if documents else {}), indent=2) + "\n")
+    (args.out / "bench.json").write_text(json.dumps(report.to_json() | ({"documents": documents} if documents else {}), indent=2) + "\n", encoding="utf-8")
     table = markdown(report)
     if documents:
         from agent.bench.documents import markdown as documents_markdown
 
         table += documents_markdown(documents)
-    (args.out / "bench.md").write_text(table)
+    (args.out / "bench.md").write_text(table, encoding="utf-8")
     print(table)
     return 0
