@@ -241,7 +241,28 @@ ACADEMIC = re.compile(
     r"concepts?|hypothes\w+|academic|literature|cited|citation|authors?|wrote|proposed|school of thought|"
     r"methodolog\w*|falsif\w+|paradigm|ideas?|views?|model|doctrine)\b"
 )
-_CHARACTER_APPOSITION = re.compile(r"(?i)^,?\s+(?:a|the|one of the)\s+(?:\w+\s+)?characters?\b")
+_CHARACTER_APPOSITION_WORDS = re.compile(r"^,?\s+(?i:a|the|one of the)\s+((?:[\w'’\-]+\s+){0,2}?)(?i:characters?)\b")
+# What makes "X, a character ..." a character of a PUBLISHED work: the work named after it
+# ("in the play 'Y'", "from Y", "in Z's novel"), a franchise before it ("a Pixar character"),
+# its author ("created by Y") or its fame ("in a famous novel"). "the main character of this
+# story", "a character in my campaign", "a character I made up": the prompt defines them, and
+# an invented name the user made is theirs to give away, not the public's.
+_PUBLISHED_WORK_AFTER = re.compile(
+    r"^\s+(?:(?:in|from|of)\s+(?:(?i:the|a|an)\s+)?"
+    r"(?:(?i:famous|popular|well-known|classic|beloved|best-?selling|acclaimed|iconic|hit|cult)\b|"
+    r"(?:[\w\-]+\s+){0,2}?(?:(?i:called|titled|named)\s+)?[\"“'‘]?[A-Z])|"
+    r"(?i:created|written|invented|drawn|voiced|played|portrayed)\s+by\s+[A-Z])"
+)
+
+
+def _character_apposition(after: str) -> bool:
+    """"X, a character in <Title>": an apposition that names the published work X is from."""
+    match = _CHARACTER_APPOSITION_WORDS.match(after)
+    if match is None:
+        return False
+    if any(word[:1].isupper() for word in match.group(1).split()):
+        return True  # "a Marvel character", "the main Dune character"
+    return _PUBLISHED_WORK_AFTER.match(after[match.end():]) is not None
 _CITATION_AFTER = re.compile(
     rf"^(?:'s|’s)?\s*(?:\(\d{{4}}\)|,\s*\d{{4}}\b|\s+et al\b|\s+(?i:{_CONCEPT_NOUNS}|theory|law|effect)\b|\s+(?:{_CAPITAL_CONCEPT_NOUNS})\b)"
 )
@@ -534,7 +555,7 @@ class RelevanceRules:
                                       or _CODE_OWNER_BEFORE.search(before)):
             return Verdict(False, 0.9, "a private person")
         maker = label is Label.PERSON and made_the_work(whole, span)
-        if label is not Label.DATE and not maker and (self._character(span, whole) or _CHARACTER_APPOSITION.match(after)):
+        if label is not Label.DATE and not maker and (self._character(span, whole) or _character_apposition(after)):
             # Whatever NER called it: a character of a work the prompt names.
             return Verdict(True, 0.75, "character in a known work")
         if label is Label.PERSON and not maker and names_a_work(_near(whole, span)) and not _STORY_ABOUT_PEOPLE.search(whole):
@@ -589,7 +610,7 @@ class RelevanceRules:
             return Verdict(True, 0.75, "public office holder")
         if _CONCEPT_WORD.search(span.text):
             return Verdict(True, 0.7, "a named concept")
-        if _CHARACTER_APPOSITION.match(after):
+        if _character_apposition(after):
             return Verdict(True, 0.7, "character in a known work")
         if _STRONG_WORK_CUE_BEFORE.search(before) or _CITATION_AFTER.match(after):
             return Verdict(True, 0.8, "public figure asked about")
