@@ -41,6 +41,7 @@ from agent.detect.one_word_names import OneWordNameDetector
 from agent.detect.org_cues import OrgCueDetector
 from agent.detect.patterns import pattern_detectors
 from agent.detect.person_names import PersonNameDetector, kinship_letters, split_repeated_first_word
+from agent.detect.scene_headings import in_scene_heading
 from agent.detect.secrets import SecretDetector
 from agent.detect.table import propagating_labels
 from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
@@ -102,6 +103,8 @@ class DetectorRegistry:
             return False  # "results(Lindgren et al., 2020)": a citation typed without a space, not a call
         if (span.label in _GUESSED or span.label is Label.DATE) and in_log_header(text, span):
             return True  # "2026-03-02T10:11:12Z INFO [auth]": when and how a program logged
+        if not named_in_prose and in_scene_heading(text, span):
+            return True  # "INT. KITCHEN - NIGHT": a screenplay's set and time, no company
         if span.detector == "domain" and span.text.rsplit(".", 1)[-1].casefold() in _CODE_TLDS and self._technical(text, span):
             return True  # selected.id, libfoo.abi3.so, corpora.dev in code: attributes and files
         if span.label is Label.DATE and span.score < 0.9 and self._technical(text, span):
