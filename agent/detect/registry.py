@@ -41,6 +41,7 @@ from agent.detect.one_word_names import OneWordNameDetector
 from agent.detect.org_cues import OrgCueDetector
 from agent.detect.patterns import pattern_detectors
 from agent.detect.person_names import PersonNameDetector, kinship_letters, split_repeated_first_word
+from agent.detect.person_repeats import person_word_repeats
 from agent.detect.scene_headings import in_scene_heading
 from agent.detect.secrets import SecretDetector
 from agent.detect.table import propagating_labels
@@ -178,7 +179,7 @@ class DetectorRegistry:
             if not self._code_or_cue(text, s, named_in_prose=fold(s.text) in in_prose)
         ]
         merged = resolve_overlaps(merged + repeats)
-        return Detection(_linked_partials(_consistent_labels(merged)), warnings)
+        return Detection(_linked_partials(_consistent_labels(person_word_repeats(merged))), warnings)
 
 
 # Types that detectors guess from the look of words (and code can imitate); the others come
