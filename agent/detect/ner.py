@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 from agent.detect.base import DetectionContext
+from agent.detect.cyrillic_names import name_bounds as cyrillic_name_bounds
+from agent.detect.cyrillic_names import not_a_name as cyrillic_not_a_name
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.detect.person_names import kinship_letters
 from agent.entities import Label, Span
@@ -126,6 +128,13 @@ class SpacyNerDetector:
                 label = Label.PERSON  # "Quorra had lent Quorra her bike": an organisation is never "her", nor a place
             if label in (Label.PERSON, Label.ORG) and len(ent) == 1 and _word_not_name(ent[0], value, names, text, lower_words):
                 continue
+            if label is Label.PERSON and not value.isascii():
+                inner = cyrillic_name_bounds(value)  # "Скажи Оксані Мельник", "Смирнов В. П. по просьбе"
+                if inner:
+                    start, end = start + inner[0], start + inner[1]
+                    value = text[start:end]
+                if cyrillic_not_a_name(value):
+                    continue  # "Привет": an English model's guess on Cyrillic text, made of ordinary words
             score = _BASE_SCORE[label]
             if label is Label.PERSON and any(ch.isdigit() for ch in value):
                 continue  # "Leeds LS6 2QT": people's names have no digits

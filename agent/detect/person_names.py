@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from agent.detect.base import DetectionContext
+from agent.detect.cyrillic_names import not_a_name as cyrillic_not_a_name
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.knowledge.names import lexicon
@@ -614,6 +615,7 @@ class PersonNameDetector:
                 and token.text not in NOT_NAMES
                 and not is_known_place(token.text)
                 and (not is_common_word(token.text) or person_pronoun_in(doc[i + 1 : i + 13]))
+                and (token.text.isascii() or not cyrillic_not_a_name(token.text))  # the English tags of "Моя жена"
             ):
                 # "Quill answers", "Bea steps in": a proper noun acting as the subject (a
                 # word that is also common, like "Min", only when "his"/"her" follows).
@@ -631,6 +633,7 @@ class PersonNameDetector:
                 and token.text not in NOT_NAMES
                 and not is_known_place(token.text)
                 and not is_common_word(token.text)
+                and (token.text.isascii() or not cyrillic_not_a_name(token.text))
             ):
                 # "thank Ilvo and Marek", "the desk of Tamsin": a lone proper noun that no
                 # list knows, after a verb or preposition, is most often someone's name.

@@ -28,6 +28,7 @@ from agent.detect.code_zones import (
 )
 from agent.detect.config_secrets import ConfigSecretDetector
 from agent.detect.context import GENERIC, ContextBooster
+from agent.detect.cyrillic_names import CyrillicNameDetector
 from agent.detect.gazetteer import OrganisationDetector, PlaceDetector
 from agent.detect.glued_dates import trim_at_glued_date
 from agent.detect.id_table import ID_TYPES
@@ -372,6 +373,7 @@ def build_registry(settings: Settings, extra: Sequence[Detector] = ()) -> Detect
     detectors.append(PersonNameDetector(pipeline))
     detectors.append(OneWordNameDetector())
     detectors.append(CjkNameDetector())
+    detectors.append(CyrillicNameDetector())
     detectors.append(CodeNameDetector())
     detectors.append(OrganisationDetector())
     detectors.append(OrgCueDetector())

@@ -28,6 +28,7 @@ from agent.restore.dates import DATE_RENDERINGS, parse_date
 from agent.restore.probes import Prefilter, Probe, regex_fold
 from agent.restore.urls import email_domain_form, url_forms
 from agent.session.conversation import Conversation, MapEntry, fold
+from agent.substitute.cyrillic_names import case_pairs, is_cyrillic_name
 from agent.substitute.rng import digits_into
 
 _DIGIT_LABELS = (Label.PHONE, Label.CREDIT_CARD, Label.SSN)
@@ -222,6 +223,12 @@ class CompiledRestorer:
                         if role != "initial" and len(fake_part) > 1:
                             self._add_literal(fake_part, _Target(real_part, fake_part, Label.PERSON), patterns)
                             self.fragments.add(_key(fake_part))
+                if is_cyrillic_name(entry.stand_in):
+                    # Russian and Ukrainian decline names: an answer may put the stand-in in
+                    # another case ("Сергею Волкову" for "Сергеем Волковым" sent).
+                    for fake_form, real_form in case_pairs(entry.real, entry.stand_in):
+                        self._add_literal(fake_form, _Target(real_form, fake_form, Label.PERSON), patterns)
+                        self.fragments.add(_key(fake_form))
             if entry.label is Label.ORG and entry.parent is None:
                 # "Hartley" alone for "Hartley GmbH": the distinctive words map back too.
                 real_words, fake_words = entry.real.split(), entry.stand_in.split()

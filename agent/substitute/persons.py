@@ -25,6 +25,7 @@ from agent.knowledge.person_words import (
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.session.map_cache import MapCache
 from agent.substitute.cjk_names import cjk_person_stand_in, is_cjk_name
+from agent.substitute.cyrillic_names import declined, is_cyrillic_name, patronymic_of, read_name as read_cyrillic_name
 from agent.substitute.rng import match_case
 
 _TITLE_BEFORE = re.compile(rf"\b({TITLE_PATTERN})\.?\s+$")
@@ -57,6 +58,10 @@ class PersonSurrogates:
         `surname`: a one-word value is known to be a surname (a cited author)."""
         if is_cjk_name(value):  # Hangul, Han or Katakana: a name of that language and script
             stand_in = cjk_person_stand_in(value, rng, is_free)
+            if stand_in is not None:
+                return stand_in
+        if is_cyrillic_name(value):  # declined: read back to its nominative, the stand-in declined alike
+            stand_in = self._cyrillic(value, conversation, rng, is_free)
             if stand_in is not None:
                 return stand_in
         window = text_before[-20:]
@@ -103,6 +108,49 @@ class PersonSurrogates:
                 return None
             new_parts.append(candidate)
         return " ".join(parsed.titles + new_parts + parsed.suffixes)
+
+    def _cyrillic(self, value: str, conversation: Conversation, rng: random.Random, is_free) -> str | None:
+        """A Cyrillic name's stand-in: same roles, gender and list, in the same case."""
+        name = read_cyrillic_name(value)
+        if name is None:
+            return None
+        named = [p for p in name.parts if p.role in ("first", "last")]
+        locale = self.names.profile([p.nominative for p in named], first_index=None).locale if named else ""
+        # The list of the language whose endings the name has, where that list knows it
+        # ("Мария" is Russian and Bulgarian: "Марии" is Russian).
+        by_endings = {"ru": "ru_RU", "uk": "uk_UA"}.get(name.language, "bg_BG")
+        if self.names.scripts.get(locale) != "CYRILLIC" or any(by_endings in self.names.pool_locales(p.nominative) for p in named):
+            locale = by_endings
+        gender = name.gender
+        firsts = [p.nominative for p in name.parts if p.role == "first"]
+        if gender == "any" and firsts:
+            gender = self.names.gender_of(firsts[0], locale)
+        known_first, known_last, used_first, used_last = self._conversation_names(conversation)
+        single = len(named) == 1
+        out = []
+        for part in name.parts:
+            if part.role == "initial":
+                out.append(part.written)
+                continue
+            key = fold(part.nominative)
+            known = known_last if part.role == "last" else known_first
+            if key in known:
+                nominative = known[key]
+            elif part.role == "middle":
+                nominative = None
+                for _ in range(10):
+                    father = self._part("Иван", "first", locale, "male", used_first, rng, is_free, False)
+                    nominative = patronymic_of(father, gender) if father else None
+                    if nominative and fold(nominative) != key and is_free(nominative):
+                        break
+                    nominative = None
+            else:
+                taken = used_last if part.role == "last" else used_first
+                nominative = self._part(part.nominative, part.role, locale, gender, taken, rng, is_free, single)
+            if nominative is None:
+                return None
+            out.append(match_case(part.written, declined(nominative, part.role, gender, name.language, name.case)))
+        return " ".join(out)
 
     def read_name(self, parts: list[str], roles: list[str]) -> tuple[list[str], str, str]:
         """Roles of the parts (particles marked, the order of family-first languages
@@ -258,6 +306,14 @@ class PersonSurrogates:
     def _take_in(self, known: _KnownNames, entries) -> None:
         known_first, known_last, used_first, used_last = known
         for entry in entries:
+            if entry.label is Label.PERSON and is_cyrillic_name(entry.real) and entry.real != entry.stand_in:
+                # Declined names are known by their nominatives ("Иваном" and "Ивану" are Иван).
+                real, fake = read_cyrillic_name(entry.real), read_cyrillic_name(entry.stand_in)
+                if real and fake and [p.role for p in real.parts] == [p.role for p in fake.parts]:
+                    for r, f in zip(real.parts, fake.parts):
+                        if r.role in ("first", "middle", "last"):
+                            (known_last if r.role == "last" else known_first).setdefault(fold(r.nominative), f.nominative)
+                            (used_last if r.role == "last" else used_first).add(fold(f.nominative))
             for mapped in self.mapped_parts(entry):
                 if mapped.role == "last":
                     known_last.setdefault(fold(mapped.real), mapped.stand_in)
