@@ -79,8 +79,14 @@ def _first_forms(name: str, gender: str, language: str) -> dict[str, str]:
             after = "ї" if stem[-1:] in "іи" or not stem[-1:].isalpha() else "і"
             forms.update(gen=stem + after, dat=stem + after, acc=stem + "ю", ins=stem + "єю" if after == "ї" else stem + "ею",
                          loc=stem + after, voc=stem + ("є" if after == "ї" else "е"))
+    elif gender == "female" and last == "ь":  # "Нинель": Нинели, Нинелью
+        if language == "ru":
+            forms.update(gen=stem + "и", dat=stem + "и", acc=name, ins=name + "ю", loc=stem + "и")
+        else:
+            forms.update(gen=stem + "і", dat=stem + "і", acc=name, ins=stem + "лю" if stem.endswith("л") else name + "ю",
+                         loc=stem + "і")
     elif gender == "female":
-        return forms  # "Эстер", "Любовь": not declined here
+        return forms  # "Эстер", "Рут": not declined
     elif last in "йь":
         if language == "ru":
             loc = stem + ("и" if name.endswith("ий") else "е")
