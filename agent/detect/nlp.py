@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import threading
+from itertools import chain
 from typing import Any
 
 from agent.detect.glued_dates import GLUED_CALENDAR_INFIX
@@ -142,6 +143,8 @@ class PosFromTag:
         # The rules that can apply to a tag, in the ruler's order: most test one tag, so a
         # token not seen before is checked against a few of them, not all 129.
         self._by_tag: dict[str, list[tuple[dict, dict]]] = {}
+        # A token's (LOWER, TAG, IS_SPACE, POS) ids -> the (TAG, POS) ids it ends with.
+        self._ids: dict[tuple[int, int, int, int], tuple[int, int]] = {}
 
     @staticmethod
     def _matches(condition: dict, values: dict) -> bool:
@@ -178,12 +181,33 @@ class PosFromTag:
         return found
 
     def __call__(self, doc: Any) -> None:
-        for token in doc:
-            attrs = self.attrs_for(token.lower_, token.tag_, token.is_space)
-            if "TAG" in attrs:
-                token.tag_ = attrs["TAG"]
-            if "POS" in attrs:
-                token.pos_ = attrs["POS"]
+        """Sets the tokens' TAG and POS as the ruler would. Read and written as arrays of
+        string ids (Doc.to_array/from_array write the same token fields as the tag_ and
+        pos_ setters), looked up without a Python object per token: that cost ~0.3 ms of a
+        200-token prompt."""
+        import numpy
+        from spacy.attrs import IS_SPACE, LOWER, POS, TAG
+
+        if not len(doc):
+            return
+        keys = list(zip(*doc.to_array([LOWER, TAG, IS_SPACE, POS]).T.tolist()))
+        written = list(map(self._ids.get, keys))
+        if None in written:
+            strings = doc.vocab.strings
+            written = [self._ids_for(strings, key) if new is None else new for key, new in zip(keys, written)]
+        values = numpy.fromiter(chain.from_iterable(written), dtype=numpy.uint64, count=2 * len(written))
+        doc.from_array([TAG, POS], values.reshape(len(written), 2))
+
+    def _ids_for(self, strings: Any, key: tuple[int, int, int, int]) -> tuple[int, int]:
+        """(TAG id, POS id) a token with these (LOWER, TAG, IS_SPACE, POS) ids ends with."""
+        from spacy.parts_of_speech import IDS as POS_IDS
+
+        lower, tag, is_space, pos = key
+        attrs = self.attrs_for(strings[lower], strings[tag], bool(is_space))
+        new = (strings.add(attrs["TAG"]) if "TAG" in attrs else tag, POS_IDS[attrs["POS"]] if "POS" in attrs else pos)
+        if len(self._ids) < 200_000:
+            self._ids[key] = new
+        return new
 
 
 # He/she pronouns: a name followed by one of them is a person's (countries are "it").

