@@ -17,6 +17,7 @@ from agent.decide.relevance import RelevanceRules, Verdict
 from agent.detect.table import risk_of, risk_weights
 from agent.engine.local_tasks import RelevanceJudge
 from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, RiskScore, Span
+from agent.knowledge.reference_sites import is_public_reference_url
 from agent.session.conversation import Conversation, fold
 
 log = logging.getLogger(__name__)
@@ -118,6 +119,11 @@ class Decider:
             if action is None or action is Action.KEEP:
                 action = self._swap_action()  # direct identifiers are always replaced
             return Decision(span, action, "direct identifier")
+        if span.label is Label.URL and self.settings.policy_for(Label.URL) != "label" and is_public_reference_url(span.text):
+            # An encyclopedia article or a documentation page names a topic, not a person:
+            # its stand-in was random letters for the title. Accounts, queries and private
+            # hosts are not reference pages (agent/knowledge/reference_sites.py).
+            return Decision(span, Action.KEEP, "a public reference page", public=True)
         action = self._policy_action(span.label)
         if action is not None:
             return Decision(span, action, "your policy for " + span.label.value)
