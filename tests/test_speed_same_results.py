@@ -58,3 +58,18 @@ def test_pos_lookup_is_the_same_on_a_second_parse_and_on_empty_text():
     second = [(t.tag_, t.pos_) for t in pipeline.parse(text)]
     assert first == second and ("NNP", "PROPN") in first
     assert len(pipeline.parse("")) == 0
+
+
+def test_folded_search_answers_as_the_ignore_case_regex():
+    from agent.detect.ascii_fold import FoldedSearch
+
+    cue = re.compile(r"(?i)\b(?:story|tour\w*|cover letter)\b")
+    folded = FoldedSearch(cue)
+    for text in ["Tell me a STORY about a lighthouse.", "Plan a Tournament weekend", "My Cover Letter draft",
+                 "no cue here at all", "a ſtory in old print", "ein STORY-Abend in Köln", "Tours of İzmir"]:
+        assert bool(folded.search(text)) == bool(cue.search(text)), text
+        assert bool(folded.search(text, text.lower() if text.isascii() else None)) == bool(cue.search(text)), text
+    with pytest.raises(ValueError):
+        FoldedSearch(re.compile(r"(?i)\bmy\b(?:\s+\S+)$"))  # \S lower-cased would mean another class
+    with pytest.raises(ValueError):
+        FoldedSearch(re.compile(r"\b(?:story)\b"))  # not (?i)

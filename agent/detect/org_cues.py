@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from agent.detect.ascii_fold import FoldedSearch
 from agent.detect.base import DetectionContext
 from agent.entities import Label, Span
 from agent.knowledge.names import lexicon
@@ -53,10 +54,10 @@ _KINDS = (
 )
 
 # "I work for X", "we work at X", "my job at X", "employed by X", "I joined X".
-_EMPLOYER_GUARD = re.compile(
+_EMPLOYER_GUARD = FoldedSearch(re.compile(
     r"(?i)\b(?:work|job|position|role|internship|intern|employed|hired|joined|career|employer|interview|vacanc|opening"
     r"|(?:i'm|i’m|i am|i was|as an?|as the)\b)"
-)
+))
 _EMPLOYER = re.compile(
     r"(?:\b(?:I|we|I'm|I am|we're|we are)[ \t]+(?:\w+[ \t]+)?(?:work(?:ed|ing)?|intern(?:ed|ing)?)[ \t]+(?:for|at)"
     # "she works at X", "my husband has been working for X"
@@ -81,13 +82,13 @@ _PARTNERS = rf"client|customer|employer|supplier|vendor|sponsor|{_KINDS}|{_PLACE
 _ORG_ROLES = r"ceo|cto|cfo|coo|founder|co-founder|cofounder|headquarters|shareholders"
 
 # "a startup called X", "a bakery named X": the text says what it is.
-_CALLED_GUARD = re.compile(r"(?i)\b(?:called|named)\b")
+_CALLED_GUARD = FoldedSearch(re.compile(r"(?i)\b(?:called|named)\b"))
 _CALLED = re.compile(
     rf"(?i:\b(?:{_KINDS}|{_PLACES_OF_BUSINESS}|bar|pub|hotel|gym|app|website|podcast|channel))s?"
     rf"[ \t]+(?:called|named)[ \t]+[\"“']?{_NAME}"
 )
 # "the founder of X", "X's CEO": roles only an organisation has.
-_ROLE_GUARD = re.compile(rf"(?i)\b(?:{_ORG_ROLES}|board of directors)\b")
+_ROLE_GUARD = FoldedSearch(re.compile(rf"(?i)\b(?:{_ORG_ROLES}|board of directors)\b"))
 _ROLE_OF = re.compile(
     rf"(?i:\b(?:{_ORG_ROLES}|board[ \t]+of[ \t]+directors)[ \t]+(?:of|at))"
     rf"[ \t]+{_NAME}"
@@ -96,7 +97,7 @@ _ROLE_OWNER = re.compile(
     rf"{_NAME}['’]s[ \t]+(?:\w+[ \t]+)?(?i:{_ORG_ROLES}|HQ|share[ \t]+price)\b"
 )
 # "our client X", "my employer, X".
-_PARTNER_GUARD = re.compile(rf"(?i)\b(?:our|my|their|your)[ \t]+(?:\w+[ \t]+)?(?:{_PARTNERS})")
+_PARTNER_GUARD = FoldedSearch(re.compile(rf"(?i)\b(?:our|my|their|your)[ \t]+(?:\w+[ \t]+)?(?:{_PARTNERS})"))
 _PARTNER = re.compile(
     r"\b(?:[Oo]ur|[Mm]y|[Tt]heir|[Yy]our)[ \t]+(?:new[ \t]+|biggest[ \t]+|largest[ \t]+|main[ \t]+|former[ \t]+|current[ \t]+|little[ \t]+|small[ \t]+|family[ \t]+)?"
     rf"(?:{_PARTNERS})"
@@ -107,7 +108,7 @@ _PARTNER = re.compile(
 _WE_AT = re.compile(rf"(?:^|(?<=[.!?:])[ \t]*|\n[ \t]*)At[ \t]+{_NAME},?[ \t]+(?:we|our)\b", re.MULTILINE)
 
 # "X is a fintech company", "X is the only company to offer ...", "X was a family business".
-_KIND_GUARD = re.compile(rf"(?i)\b(?:{_KINDS})\b")
+_KIND_GUARD = FoldedSearch(re.compile(rf"(?i)\b(?:{_KINDS})\b"))
 _IS_KIND = re.compile(
     rf"{_NAME}[ \t]+(?:is|was|has been|remains|became)[ \t]+(?:a|an|the)[ \t]+(?:[\w\-]+[ \t]+){{0,3}}?(?:{_KINDS})s?"
     # the kind ends the phrase ("Sarah is a bank teller" goes on with a noun)
@@ -115,7 +116,7 @@ _IS_KIND = re.compile(
 )
 
 # Business relations: "acquire the company X", "a partnership agreement with X and Y".
-_RELATION_GUARD = re.compile(r"(?i)acqui|merge|partner|cooperat|collaborat|joint venture|subsidiar|compan|brands|competitor")
+_RELATION_GUARD = FoldedSearch(re.compile(r"(?i)acqui|merge|partner|cooperat|collaborat|joint venture|subsidiar|compan|brands|competitor"))
 _RELATION = re.compile(
     r"(?i:\b(?:acquir(?:e|es|ed|ing)(?:[ \t]+the[ \t]+(?:company|firm|startup|business))?"
     r"|acquisition[ \t]+of(?:[ \t]+the[ \t]+(?:company|firm|startup|business))?"
@@ -124,7 +125,7 @@ _RELATION = re.compile(
     r"|(?:companies|brands|competitors|firms|clients|customers)[ \t]+(?:like|such[ \t]+as|including)))"
     rf"[ \t]+[\"“']?{_NAME}"
 )
-_SUBJECT_GUARD = re.compile(r"(?i)\b(?:buys|bought|enters|entered|founded|headquartered|incorporated|established)\b")
+_SUBJECT_GUARD = FoldedSearch(re.compile(r"(?i)\b(?:buys|bought|enters|entered|founded|headquartered|incorporated|established)\b"))
 # "X bought the company", "X has a chance to acquire ...", "X enters the market".
 _SUBJECT = re.compile(
     rf"{_NAME}[ \t]+(?:(?:has|had|have|will|would|could|may|might|can|should|must|plans?|wants?|intends?|is|was)[ \t]+(?:\w+[ \t]+){{0,3}}?)?"
@@ -150,7 +151,7 @@ _VENUE = re.compile(rf"\bat[ \t]+{_NAME},[ \t]*(?=\d{{1,6}}[ \t]+[A-Z\w])")
 _COORDINATED = re.compile(rf"(?:[ \t]*,[ \t]*|[ \t]+(?:and|&)[ \t]+|[ \t]*,[ \t]*and[ \t]+)(?P<v>{_LIST_NAME})")
 
 # "our X ads", "your favourite X products": the user's brand, shop or channel.
-_OWN_GUARD = re.compile(r"(?i)\b(?:our|your|their|my)\b")
+_OWN_GUARD = FoldedSearch(re.compile(r"(?i)\b(?:our|your|their|my)\b"))
 _OWN = re.compile(
     r"\b(?:[Oo]ur|[Yy]our|[Tt]heir|[Mm]y)[ \t]+(?:(?:favou?rite|new|latest|own|official|amazing)[ \t]+)?"
     rf"(?P<v>{_WORD}(?:[ \t]+{_WORD})?)[ \t]+"
@@ -186,11 +187,12 @@ class OrgCueDetector:
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans: list[Span] = []
-        if _EMPLOYER_GUARD.search(text):
+        lowered = text.lower() if text.isascii() else None  # for the (?i) guards (FoldedSearch)
+        if _EMPLOYER_GUARD.search(text, lowered):
             spans += _named(text, _EMPLOYER, 0.75, self.name)
-        if _KIND_GUARD.search(text):
+        if _KIND_GUARD.search(text, lowered):
             spans += _named(text, _IS_KIND, 0.8, self.name, ordinary_ok=True)
-        if _RELATION_GUARD.search(text) or _SUBJECT_GUARD.search(text):
+        if _RELATION_GUARD.search(text, lowered) or _SUBJECT_GUARD.search(text, lowered):
             spans += _named(text, _RELATION, 0.75, self.name, coordinated=True)
             spans += _named(text, _SUBJECT, 0.75, self.name)
         if ":" in text:
@@ -199,15 +201,15 @@ class OrgCueDetector:
             spans += _org_lists(text, self.name)
         if "at " in text:
             spans += _named(text, _VENUE, 0.7, self.name)
-        if _OWN_GUARD.search(text):
+        if _OWN_GUARD.search(text, lowered):
             spans += _own_brands(text, _OWN, self.name)
         if "the " in text or "The " in text:
             spans += _own_brands(text, _THE_PRODUCT, self.name)
-        if _CALLED_GUARD.search(text):
+        if _CALLED_GUARD.search(text, lowered):
             spans += _named(text, _CALLED, 0.85, self.name, ordinary_ok=True)  # over a name-shape guess
-        if _ROLE_GUARD.search(text):
+        if _ROLE_GUARD.search(text, lowered):
             spans += _named(text, _ROLE_OF, 0.75, self.name) + _named(text, _ROLE_OWNER, 0.75, self.name)
-        if _PARTNER_GUARD.search(text):
+        if _PARTNER_GUARD.search(text, lowered):
             spans += _named(text, _PARTNER, 0.8, self.name)
         if "At " in text:
             spans += [s for s in _named(text, _WE_AT, 0.8, self.name) if not is_known_place(s.text)]

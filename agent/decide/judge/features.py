@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agent.decide.relevance import ACADEMIC, PLACE_TOPIC, names_a_work
+from agent.detect.ascii_fold import FoldedSearch
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
@@ -85,6 +86,13 @@ _RELATION_BEFORE = re.compile(
 _ROLE_BEFORE = re.compile(
     r"(?i)\b(?:president|minister|king|queen|senator|governor|mayor|ceo|founder|author|writer|singer|actor|"
     r"actress|director|philosopher|scientist|professor|dr\.?|saint|pope|emperor)\s+$"
+)
+# The (?i) cue regexes searched around every entity, read from the lower-cased window when
+# it is ASCII (agent/detect/ascii_fold.py: same answers, less time).
+_ACADEMIC, _PLACE_TOPIC = FoldedSearch(ACADEMIC), FoldedSearch(PLACE_TOPIC)
+_WH_WORD = FoldedSearch(re.compile(r"(?i)\b(?:who|what|when|where|why|how|which)\b"))
+_PREPOSITION_FOLDED, _NAMED_FOLDED, _ROLE_FOLDED = (
+    FoldedSearch(_PREPOSITION_BEFORE), FoldedSearch(_NAMED_BEFORE), FoldedSearch(_ROLE_BEFORE)
 )
 _WORK_AFTER = re.compile(r"^(?:'s|’s)?\s*(?:\(|theory|law|effect|principle|novel|book|film|movie|song|album|series|game)")
 
@@ -184,12 +192,13 @@ def span_features(text: str, span: Span, rule: RuleOpinion | None, mentions: int
     zipfs = [zipf(t) for t in tokens]
     not_name_zipfs = [z for t, z in zip(tokens, zipfs) if not names.info(t).is_first]
     near = text[max(0, span.start - 300) : span.end + 150]
+    near_lowered = near.lower() if near.isascii() else None
     out += [
         min(zipfs) / 7, max(zipfs) / 7, max(not_name_zipfs) / 7 if not_name_zipfs else 0.0,
         1.0 if is_listed_company(span.text) else 0.0,
         1.0 if names_a_work(near) else 0.0,
-        1.0 if ACADEMIC.search(near) else 0.0,
-        1.0 if PLACE_TOPIC.search(near) else 0.0,
+        1.0 if _ACADEMIC.search(near, near_lowered) else 0.0,
+        1.0 if _PLACE_TOPIC.search(near, near_lowered) else 0.0,
     ]
     place = geo.lookup(span.text)
     out += [1.0 if place is not None and place.kind == k else 0.0 for k in PLACE_KINDS]
@@ -201,13 +210,14 @@ def span_features(text: str, span: Span, rule: RuleOpinion | None, mentions: int
     out += [1.0 if rule is not None and rule.reason == r else 0.0 for r in RULE_REASONS]
     out += prompt
     before, after = _sentence(text, span.start, span.end)
+    before_lowered = before.lower() if before.isascii() else None
     out += [
-        1.0 if "?" in after or re.search(r"(?i)\b(?:who|what|when|where|why|how|which)\b", before) else 0.0,
+        1.0 if "?" in after or _WH_WORD.search(before, before_lowered) else 0.0,
         1.0 if _POSSESSIVE_BEFORE.search(before) else 0.0,
-        1.0 if _PREPOSITION_BEFORE.search(before) else 0.0,
-        1.0 if _NAMED_BEFORE.search(before) else 0.0,
+        1.0 if _PREPOSITION_FOLDED.search(before, before_lowered) else 0.0,
+        1.0 if _NAMED_FOLDED.search(before, before_lowered) else 0.0,
         1.0 if _RELATION_BEFORE.search(before) else 0.0,
-        1.0 if _ROLE_BEFORE.search(before) else 0.0,
+        1.0 if _ROLE_FOLDED.search(before, before_lowered) else 0.0,
         1.0 if _WORK_AFTER.search(after) else 0.0,
         1.0 if before.rstrip().endswith(('"', "“", "'")) else 0.0,
         1.0 if not before.strip() else 0.0,
