@@ -10,6 +10,7 @@ the same place as a word boundary, so the stand-in glued to the particle comes b
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
 
@@ -32,6 +33,7 @@ _NAME_LABELS = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, L
 _HAS_HANGUL = re.compile(f"[{HANGUL}]")
 _HAS_HAN = re.compile(f"[{HAN}]")
 _HAS_KATAKANA = re.compile(f"[{KATAKANA}]")
+_HAS_DIGIT = re.compile(r"\d{4}")
 # A Latin letter or digit followed by a CJK letter: the Latin run ends there.
 _LATIN_THEN_CJK = re.compile(f"(?<=[A-Za-zÀ-ÖØ-öø-ɏ0-9])(?=[{CJK}])")
 # CJK words before a capitalised Latin word ("给Ingrid", "후에 Ingrid").
@@ -73,6 +75,16 @@ _JA_AFTER = ("さん", "さま", "様", "先生", "氏", "くん", "君", "ち�
 _ZH_AFTER = ("先生", "女士", "小姐", "老师", "老師", "教授", "经理", "經理", "总监", "主任", "医生", "醫生", "律师", "律師",
              "同学", "同學", "博士")
 _ZH_BEFORE = ("记者", "記者", "作者", "联系人", "聯繫人", "负责人", "負責人")
+# Fields and credits whose value is a person, with a colon after the label ("이름: ",
+# "성명: ", "글: ", "보낸 사람: "): the label alone may be an ordinary word ("글" is writing).
+_KO_FIELDS = ("이름", "성명", "성함", "글", "글쓴이", "필자", "작성", "발신", "발신인", "수신", "수신인", "보낸 사람",
+              "보낸사람", "받는 사람", "받는사람", "보호자", "신청인", "신청자", "문의", "사진", "편집", "발표자")
+# Closings of a Korean letter after the writer's name ("<name> 드림", "<name> 올림", "<name> 배상").
+_KO_CLOSINGS = ("드림", "올림", "배상")
+# A byline: a date and the author, either way round, with a separator between ("2024-05-02 |
+# <name>", "<name> · 2024.05.02").
+_DATE = r"(?:\d{4}[-./][ \t]?\d{1,2}[-./][ \t]?\d{1,2}\.?|\d{4}년[ \t]?\d{1,2}월[ \t]?\d{1,2}일)"
+_BYLINE_SEPARATOR = r"[ \t]*[|｜·•/–—][ \t]*"
 # A word of the language this common is no name (names of 3 syllables are rare words).
 _COMMON_ZIPF = 3.0
 # Korean adjectives and nouns before a role word end in an adnominal, a suffix or a
@@ -82,6 +94,8 @@ _KO_NOT_NAME_ENDINGS = frozenset("한된던할될운적들에로게면며다요�
 # ("지금은", "우리가": "다은", "지가" are given names too, "지금", "우리" words first).
 _KO_NAME_LIKE_PARTICLES = frozenset("은는이가도만")
 _KO_VERY_COMMON_ZIPF = 5.0
+# A given name is rarely a word this common ("유진", "지성" are names and words at ~4.1).
+_KO_WORD_AFTER_SURNAME_ZIPF = 4.5
 
 
 def _alternation(words) -> str:
@@ -97,6 +111,7 @@ class _NameLists:
 
         self.ko_surnames = frozenset(ko_KR.Provider.last_names)
         self.ko_given = frozenset(ko_KR.Provider.first_names)
+        self.ko_given_syllables = frozenset("".join(self.ko_given))
         self.ja_surnames = frozenset(ja_JP.Provider.last_names)
         self.ja_given = frozenset(ja_JP.Provider.first_names)
         self.zh_surnames: dict[str, float] = {}
@@ -111,6 +126,14 @@ class _NameLists:
         self.ko_before = re.compile(
             f"(?<![가-힣])(?:{_alternation(_KO_BEFORE)})[ \\t]*[:：]?[ \\t]*(?P<v>{hangul_name})"
             f"(?:{_alternation(KOREAN_PARTICLES)})?(?![가-힣])"
+        )
+        self.ko_field = re.compile(
+            f"(?<![가-힣])(?:{_alternation(_KO_FIELDS)})[ \\t]*[:：][ \\t]*(?P<v>{hangul_name})"
+            f"(?:{_alternation(KOREAN_PARTICLES)})?(?![가-힣])"
+        )
+        self.ko_closing = re.compile(f"(?<![가-힣])(?P<v>{hangul_name})[ \\t]*(?:{_alternation(_KO_CLOSINGS)})(?![가-힣])")
+        self.ko_byline = re.compile(
+            f"{_DATE}{_BYLINE_SEPARATOR}(?P<v>{hangul_name})(?![가-힣])|(?<![가-힣])(?P<w>{hangul_name}){_BYLINE_SEPARATOR}{_DATE}"
         )
         roles = _alternation(_JA_AFTER)
         self.ja_after = re.compile(
@@ -138,6 +161,10 @@ class _NameLists:
             self._freq[lang] = get_frequency_dict(lang)
         freq = self._freq[lang].get(word)
         return bool(freq) and freq_to_zipf(freq) >= zipf
+
+    def given_name_syllables(self, given: str) -> bool:
+        """Whether every syllable of `given` is one Faker's Korean given names use."""
+        return all(c in self.ko_given_syllables for c in given)
 
     def korean_name(self, word: str) -> bool:
         """Whether a three-syllable word that starts with a surname reads as a name."""
@@ -194,10 +221,20 @@ class CjkNameDetector:
         lists = _name_lists()
         spans: list[Span] = []
         if _HAS_HANGUL.search(text):
-            for regex in (lists.ko_after, lists.ko_before):
+            for regex in (lists.ko_after, lists.ko_before, lists.ko_field):
                 for m in regex.finditer(text):
                     if lists.korean_name(m.group("v")):
                         spans.append(self._span(m.start("v"), m.end("v"), text))
+            # Where nothing but the place says "a person" (a byline, a closing), the two
+            # syllables after the surname must be syllables given names are made of, and
+            # not a common word ("신제품" is a new product, "신입생" a freshman).
+            bylines = lists.ko_byline.finditer(text) if _HAS_DIGIT.search(text) else ()
+            for m in itertools.chain(lists.ko_closing.finditer(text), bylines):
+                group = "v" if m.group("v") else "w"
+                word = m.group(group)
+                if (lists.korean_name(word) and lists.given_name_syllables(word[1:])
+                        and not lists.common(word[1:], "ko", _KO_WORD_AFTER_SURNAME_ZIPF)):
+                    spans.append(self._span(m.start(group), m.end(group), text))
         if _HAS_KATAKANA.search(text):
             for m in lists.kana_after.finditer(text):
                 spans.append(self._span(m.start("v"), m.end("v"), text))
