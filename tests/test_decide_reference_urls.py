@@ -80,3 +80,25 @@ def test_url_policy_label_still_labels_reference_pages():
     settings.policy = {**settings.policy, "URL": "label"}
     result = Engine(settings).sanitize("Summarise https://en.wikipedia.org/wiki/Tidal_locking please.", Conversation(seed=3))
     assert [e.action for e in result.entities if e.real.startswith("https://")] == [Action.LABEL]
+
+
+@pytest.mark.parametrize(
+    "real, kept, gone",
+    [
+        # swapped for its query: the article's title stays, the query's value changes
+        ("https://en.wikipedia.org/wiki/Tidal_locking?oldid=88231045", "https://en.wikipedia.org/wiki/Tidal_locking?oldid=", "88231045"),
+        ("https://docs.python.org/3/search.html?q=orla+vintree", "https://docs.python.org/3/search.html?q=", "vintree"),
+        # a user page: the site and the namespace stay, the name and its sub-pages change
+        ("https://en.wikipedia.org/wiki/User:Orla_Vintree/drafts", "https://en.wikipedia.org/wiki/User:", "Vintree"),
+        ("https://en.wikipedia.org/wiki/Special:Contributions/OrlaVin", "https://en.wikipedia.org/wiki/Special:Contributions/", "OrlaVin"),
+        ("https://learn.microsoft.com/en-us/users/orlavintree/", "https://learn.microsoft.com/en-us/users/", "orlavintree"),
+    ],
+)
+def test_a_swapped_reference_link_keeps_its_article_and_changes_the_private_part(real, kept, gone):
+    import random
+
+    from agent.substitute.formats import fake_url
+
+    for seed in range(10):
+        fake = fake_url(random.Random(seed), real, {})
+        assert fake.startswith(kept) and gone not in fake, fake

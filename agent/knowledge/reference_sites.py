@@ -92,6 +92,26 @@ def is_public_reference_url(value: str) -> bool:
     return True
 
 
+def is_reference_host(host: str) -> bool:
+    """Is this host (without "www.") a public reference site?"""
+    return _reference_host(host.casefold().removeprefix("www."))
+
+
+def private_path_piece(segment: str, previous: str) -> bool:
+    """A path segment of a reference site that is someone's: a name after an account
+    route ("/users/<name>"), a token, an address."""
+    return bool(_PRIVATE_PIECE.search("/" + previous + "/") or _TOKEN_RUN.search(segment) or "@" in segment
+                or segment.startswith("~"))
+
+
+def wiki_namespace(segment: str) -> str | None:
+    """"User:Orla_Vintree" -> "User:" (a namespace other than the public ones), else None."""
+    title = unquote(segment)
+    if _WIKI_NAMESPACE.match(title) and title.split(":", 1)[0].casefold().replace(" ", "_") not in _PUBLIC_NAMESPACES:
+        return segment[: segment.index(":") + 1] if ":" in segment else None
+    return None
+
+
 @lru_cache(maxsize=512)
 def _reference_host(host: str) -> bool:
     if not host or host.replace(".", "").isdigit() or ":" in host:

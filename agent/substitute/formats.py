@@ -18,6 +18,7 @@ from agent.detect.validators import (
     iban_check_digits,
     luhn_check_digit,
 )
+from agent.knowledge.reference_sites import is_reference_host, private_path_piece, wiki_namespace
 from agent.knowledge.words import is_common_word
 from agent.substitute.id_standins import shares_digit_run
 from agent.substitute.rng import digits_into, same_shape
@@ -323,12 +324,39 @@ def _identifying(piece: str) -> bool:
     return piece.isalpha() and len(piece) >= 5 and not is_common_word(piece)
 
 
+def _reference_path_like(rng: random.Random, path: str) -> str:
+    """A reference site's path with only its private pieces changed (reference_sites)."""
+    segments = path.split("/")
+    out = []
+    in_namespace = False
+    for i, segment in enumerate(segments):
+        namespace = wiki_namespace(segment)
+        if namespace is not None:
+            # "User:<name>", "Special:Contributions/<name>": the name after the namespace
+            # and every page under it change; a page of everyday words ("Contributions") stays.
+            rest = segment[len(namespace):]
+            everyday = all(is_common_word(w) for w in re.findall(r"[^\W\d_]+", rest))
+            out.append(namespace + (rest if everyday and rest else _segment_like(rng, rest)))
+            in_namespace = True
+        elif segment and (in_namespace or private_path_piece(segment, segments[i - 1] if i else "")):
+            out.append(_segment_like(rng, segment))
+        else:
+            out.append(segment)
+    return "/".join(out)
+
+
 def fake_url(rng: random.Random, real: str, domain_map: dict[str, str]) -> str:
     has_scheme = "://" in real
     parts = urlsplit(real if has_scheme else "http://" + real)
     host = parts.hostname or ""
     bare = host.removeprefix("www.")
-    if bare in _PUBLIC_HOSTS or host in _PUBLIC_HOSTS:
+    path = _reference_path_like(rng, parts.path) if is_reference_host(host) else None
+    if path is not None and (path != parts.path or parts.query):
+        # A reference site's link swapped for its query or a user page: the article's
+        # title is a public topic and stays; the name in "User:<name>", a name after an
+        # account route and a token change, and so do the query's values (below).
+        new_host = host
+    elif bare in _PUBLIC_HOSTS or host in _PUBLIC_HOSTS:
         new_host = host
         # On a public site the identifying part is the path: an account's handle (a name,
         # often), a document id. Where no piece of the path looks like one, the old rule:
