@@ -206,11 +206,21 @@ def _acts_as_person(ent) -> bool:
     if len(ent) != 1 or ent.end >= len(ent.doc):
         return False
     token, doc = ent[0], ent.doc
-    if token.pos_ != "PROPN" or doc[ent.end].pos_ not in ("VERB", "AUX") or ent.start > 0 and doc[ent.start - 1].lower_ in ("the", "a", "an"):
+    if token.pos_ != "PROPN" or ent.start > 0 and doc[ent.start - 1].lower_ in ("the", "a", "an"):
         return False
     if is_listed_company(token.text) or is_known_place(token.text):
         return False
-    return person_pronoun_in(doc[ent.end : ent.end + 8])
+    if _restated_by_pronoun(doc, ent.end):
+        return True  # "a report for Iden, he is three": the name taken up by "he"
+    return doc[ent.end].pos_ in ("VERB", "AUX") and person_pronoun_in(doc[ent.end : ent.end + 8])
+
+
+def _restated_by_pronoun(doc, i: int) -> bool:
+    """", he is" / ", she was" right after a name: the clause restates who it is."""
+    return (
+        i + 2 < len(doc) and doc[i].text == "," and doc[i + 1].lower_ in ("he", "she")
+        and doc[i + 2].pos_ in ("VERB", "AUX")
+    )
 
 
 def _place_or_company(value: str) -> bool:

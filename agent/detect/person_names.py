@@ -67,7 +67,7 @@ _LINE_NAME = re.compile(
 # The same in lower case ("ulrike hansen" heading a lower-cased address block).
 _LOWER_LINE_NAME = re.compile(r"(?m)^[ \t>*\-]*(?P<v>[a-zà-öø-ÿ]{2,}(?:[ \t]+[a-z]\.?)?(?:[ \t]+[a-zà-öø-ÿ'’\-]{2,}){1,2})[ \t]*,?$")
 _LIST = re.compile(
-    rf"(?P<items>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?(?:\s*(?:,|;|\band\b|\bor\b|&)\s*{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?){{1,}})"
+    rf"(?<![\w'’-])(?P<items>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?(?:\s*(?:,|;|\band\b|\bor\b|&|,\s*(?:and|or)\b)\s*{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?){{1,}})"
 )
 _LOWER_LIST = re.compile(r"\b[a-zà-ÿ]{3,}(?:\s*(?:,|\band\b|\bor\b|&)\s*[a-zà-ÿ]{3,}){2,}")
 

@@ -33,6 +33,7 @@ from agent.detect.gazetteer import OrganisationDetector, PlaceDetector
 from agent.detect.glued_dates import trim_at_glued_date
 from agent.detect.id_table import ID_TYPES
 from agent.detect.identifiers import IdentifierDetector
+from agent.detect.list_mates import people_in_lists
 from agent.detect.memory import ConversationMemoryDetector, MentionFinder, name_parts
 from agent.detect.merge import resolve_overlaps
 from agent.detect.ner import SpacyNerDetector
@@ -173,7 +174,7 @@ class DetectorRegistry:
             if s.score >= self.min_score and fold(s.text) not in self.allow and not self._code_or_cue(text, s)
         ]
         kept = cjk_names_first(_validated_first(kept))
-        merged = resolve_overlaps(kept)
+        merged = people_in_lists(text, resolve_overlaps(kept))
         in_prose = _named_in_prose(merged, lambda s: self._technical(text, s))
         repeats = [
             s for s in _repeated_mentions(text, merged)
