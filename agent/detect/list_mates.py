@@ -1,7 +1,7 @@
 """A name in a list of people is a person.
 
-Items joined by commas, "and", "&" or "or" on one line are things of one kind: in "Mavis,
-Rosie, Suzy, Aiden and Polly" NER may read one given name as a town (GPE) although the list
+Items joined by commas, "and", "&" or "or" on one line are things of one kind: in "Ottilie,
+Bertram, Linnea and Cosima" NER may read one given name as a town (GPE) although the list
 around it says who it is, and its guess outscores the list evidence of the person-name
 detector (agent/detect/person_names.py, which finds the list's unfound items) in the
 overlap step. So after that step: where most items of such a list are people (at least
@@ -23,7 +23,7 @@ from agent.knowledge.places import is_known_place
 
 # What may stand between two items of one list, on one line: a comma, a semicolon, "and",
 # "or", "&", with a serial comma ("A, B, and C"), and a title before the next item
-# ("Mr. Kapur, Mrs. Lin").
+# ("Mr. Halloran, Mrs. Okafor").
 _SEPARATOR = re.compile(
     rf"[ \t]*(?:[,;&]|\band\b|\bor\b)(?:[ \t]*,?[ \t]*(?:\band\b|\bor\b))?[ \t]*,?[ \t]*"
     rf"(?:(?:{TITLE_PATTERN})\.?[ \t]+)?",
