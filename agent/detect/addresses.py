@@ -48,6 +48,13 @@ class AddressDetector:
         rf"\b\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?,?\s+(?:[NSEW]\.?\s+|(?:North|South|East|West)\s+)?"
         rf"(?:[A-Z0-9][\w'’.\-]*\s+){{0,4}}?(?:{STREET_TYPE_PATTERN})\b\.?(?:[ \t]+\d{{1,5}}[a-zA-Z]?\b\.?)?{_UNIT}?{_CITY_STATE_ZIP}?"
     )
+    # The same written in lower case ("i live at 42 baker street"), where only an address
+    # cue before it makes it one (checked in detect()): a number and a lower-case word are
+    # too common otherwise ("5 main road works").
+    _street_lower = re.compile(
+        rf"\b\d{{1,6}}[a-z]?,?[ \t]+(?:[a-z][\w'’.\-]*[ \t]+){{1,3}}?(?i:{STREET_TYPE_PATTERN})\b\.?"
+        rf"(?:[ \t]+\d{{1,5}}[a-z]?\b)?"
+    )
     _eu_suffix = re.compile(rf"\b{_EU_STREET}\s+\d{{1,5}}[a-zA-Z]?(?:\s*[/-]\s*\d{{1,4}})?{_UNIT}?")
     _eu_prefix = re.compile(rf"(?:\b\d{{1,5}}(?:\s?(?:bis|ter))?,?\s+)?\b{_EU_PREFIX_STREET}(?:,?\s+\d{{1,5}}[a-zA-Z]?)?{_UNIT}?")
     # "14 Kossuth Lajos 7", "310 Rua Augusta 22": a house number, a name, a number, on one
@@ -93,11 +100,14 @@ class AddressDetector:
             (self._po_box, 0.9),
             (self._state_zip, 0.7),
             (self._number_name_number_lower if text.islower() else self._number_name_number, 0.55),
+            (self._street_lower, 0.85),
         ):
             for match in pattern.finditer(text):
                 value = match.group().rstrip(" ,")
                 if pattern is self._eu_prefix and not re.search(r"\d", value):
                     continue  # "Via Roma" without a number is a street name, not an address
+                if pattern is self._street_lower and (not value.islower() or not announced(text, match.start(), STREET)):
+                    continue  # written with capitals: the pattern above; uncued: "5 main road works"
                 found_score = score
                 unit_before = None
                 if pattern in (self._number_name_number, self._number_name_number_lower):
@@ -158,11 +168,18 @@ class AddressDetector:
                     return tail.end()
         return end
 
+    # A town and postcode after a street written in lower case: ", london nw1 6xe", ", leeds
+    # ls11 5qr", ", springfield 62704". The postcode is needed: lower-case words after a
+    # comma are running text far more often than a town.
+    _lower_town_code = re.compile(
+        r",?[ \t]+(?:[a-z][\w'’\-]*[ \t]+){1,3}(?:[a-z]{1,2}\d[a-z\d]?[ \t]?\d[a-z]{2}|\d{4,6}(?:-\d{4})?)\b"
+    )
+
     def _extended(self, text: str, span: Span) -> Span:
         """An address goes on: ", Goiânia" after the street, and in a written address
         block the unit, town, region, country and postcode lines below it."""
         end = span.end
-        town = self._same_line_town.match(text, end)
+        town = self._same_line_town.match(text, end) or (span.text.islower() and self._lower_town_code.match(text, end))
         if town:
             end = town.end()
         for _ in range(4):

@@ -17,6 +17,7 @@ from agent.detect.validators import digits_of
 from agent.entities import Action, Label, Span
 from agent.knowledge.not_names import CALENDAR_WORDS
 from agent.knowledge.person_words import TITLE_WORDS
+from agent.knowledge.words import is_common_word
 from agent.knowledge.scripts import (
     CJK,
     HAN,
@@ -46,6 +47,10 @@ def name_parts(real: str) -> list[str]:
     tokens = [t for t in tokens if t.casefold().rstrip(".") not in TITLE_WORDS]
     if len(tokens) < 2:
         return []
+    if real.islower():
+        # A name typed in lower case ("priya raghunathan"): its words that are no ordinary
+        # word ("will" of "will ortega" would take every "will" of the text with it).
+        return [t for t in tokens if len(t) >= 3 and t.title() not in CALENDAR_WORDS and not is_common_word(t)]
     # "May" of "May Chen" alone is more often the month: months and weekdays are not parts.
     return [t for t in tokens if len(t) >= 3 and t[0].isupper() and t not in CALENDAR_WORDS]
 
@@ -82,8 +87,11 @@ class MentionFinder:
             canonical = entry.parent or entry.real
             self._add_needle(fold(entry.real), _Needle(entry, canonical, False, self.full_score))
             if entry.label is Label.PERSON:
+                # A part of a capitalised name counts only capitalised ("will" is not "Will
+                # Smith"); the parts of a name typed in lower case are no ordinary words.
+                capitalised = not entry.real.islower()
                 for part in name_parts(entry.real):
-                    self._add_needle(fold(part), _Needle(entry, canonical, True, self.part_score))
+                    self._add_needle(fold(part), _Needle(entry, canonical, capitalised, self.part_score))
             if entry.label is Label.PHONE:
                 self.phones[digits_of(entry.real)[-10:]] = entry
 

@@ -145,6 +145,7 @@ _ID_HOTWORDS = (
     r"passport|licen[cs]e|driver'?s?\s+licen[cs]e|DL|policy|tracking|reference|ref|confirmation|"
     r"booking|reservation|serial|routing|sort\s+code|patient|student|claim|loan|contract|client|"
     r"badge|record|file|card|national\s+id|id\s+card|identity\s+card|tax|vat|nhs|medicare|insurance|"
+    r"mrn|chart|encounter|admission|subscriber|beneficiary|"
     r"iban|bic|swift|vin|plate|registration|voucher|coupon|pin|otp|verification"
 )
 _USERNAME_HOTWORDS = r"user\s?name|user\s?id|login|handle|screen\s?name|gamer\s?tag|account\s+name|nick(?:name)?|alias|user"

@@ -443,10 +443,17 @@ class PersonNameDetector:
                     continue  # a capitalised known name is the cue rules' (and NER's) to find
             elif is_common_word(word) and not (names.is_first_name(word) or names.is_last_name(word)):
                 continue  # "my name is not important"
+            else:
+                # "my name is priya raghunathan and ...": the surname after the given name,
+                # lower case included, up to where ordinary words begin.
+                surnames = _surnames_after(text, m.end("v"), names)
+                if surnames:  # its words alone are found again as parts of it (registry)
+                    found.add(" ".join([word, *surnames]).casefold())
             found.add(word.casefold())
         spans = []
         for name in found:
-            for m in re.finditer(rf"(?<![\w'’\-]){re.escape(name)}(?![\w\-])", text, re.IGNORECASE):
+            pattern = r"[ \t]+".join(re.escape(part) for part in name.split())
+            for m in re.finditer(rf"(?<![\w'’\-]){pattern}(?![\w\-])", text, re.IGNORECASE):
                 spans.append(Span(m.start(), m.end(), Label.PERSON, m.group(), 0.7, self.name))
         return spans
 
@@ -757,6 +764,27 @@ class PersonNameDetector:
                     spans.append(Span(start, start + len(m.group()), Label.PERSON, m.group(), 0.6, self.name))
         return spans
 
+
+
+_NEXT_WORD = re.compile(r"[ \t]+(?P<w>[A-Za-zà-öø-ÿ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ])(?![\w'’\-])")
+
+
+def _surnames_after(text: str, position: int, names) -> list[str]:
+    """Up to two words after an introduced given name that are a surname the lists know or
+    no ordinary word ("raghunathan", "van"): the rest of the name."""
+    out = []
+    for _ in range(2):
+        m = _NEXT_WORD.match(text, position)
+        if m is None:
+            break
+        word = m.group("w")
+        if word.casefold() in _FUNCTION_WORDS or is_known_place(word):
+            break
+        if is_common_word(word) and not names.is_last_name(word):
+            break
+        out.append(word)
+        position = m.end()
+    return out
 
 
 # Words that follow "I am"/"you are" and are never a name.

@@ -5,7 +5,8 @@ cut off, the lone "Halvorsen" is read as a CamelCase firm or by NER as an organi
 and an organisation nobody lists may be kept. A text that names "Doreen Halvorsen" as a
 person means her by a bare "Halvorsen" far more often than a firm or a town of that name:
 the repeat takes the PERSON type (and is then linked to the full name, so its stand-in is
-her stand-in's surname). A well-known place keeps its type ("Georgia Brant flew to
+her stand-in's surname). In a text written in lower case, a lower-case word of a
+lower-case name counts the same way. A well-known place keeps its type ("Georgia Brant flew to
 Georgia"), and so does what the user listed or the conversation mapped."""
 
 from __future__ import annotations
@@ -24,18 +25,22 @@ _AUTHORITATIVE = frozenset({"always_protect", "custom", "memory"})
 def person_word_repeats(spans: list[Span]) -> list[Span]:
     """Spans whose one word is a word of a multi-word PERSON span of the same text, as PERSON."""
     words: set[str] = set()
+    lower_words: set[str] = set()  # of names written in lower case ("priya raghunathan")
     for span in spans:
         if span.label is Label.PERSON and span.score >= 0.5 and len(span.text.split()) > 1:
-            words.update(fold(part) for part in name_parts(span.text) if len(part) >= 2)
+            parts = {fold(part) for part in name_parts(span.text) if len(part) >= 2}
+            words.update(parts)
+            if span.text.islower():
+                lower_words.update(parts)
     if not words:
         return spans
-    return [replace(s, label=Label.PERSON) if _is_person_word(s, words) else s for s in spans]
+    return [replace(s, label=Label.PERSON) if _is_person_word(s, words, lower_words) else s for s in spans]
 
 
-def _is_person_word(span: Span, words: set[str]) -> bool:
+def _is_person_word(span: Span, words: set[str], lower_words: set[str]) -> bool:
     value = span.text
     if span.label not in _OTHER_NAMED or span.detector in _AUTHORITATIVE:
         return False
-    if " " in value or not value[:1].isupper() or fold(value) not in words:
+    if " " in value or fold(value) not in (words if value[:1].isupper() else lower_words if value.islower() else ()):
         return False
     return not is_known_place(value)

@@ -249,7 +249,6 @@ def _repeated_mentions(text: str, spans: list[Span]) -> list[Span]:
     sentence and missed in the next), and a person's first or last name alone refers
     to them. Found like conversation memory, at a lower score than a real detection."""
     seen: dict[str, Span] = {}
-    parts: dict[str, MapEntry] = {}
     for span in spans:
         if span.score < 0.5 or len(span.text) < 2 or span.label not in _PROPAGATE:
             continue
@@ -265,15 +264,11 @@ def _repeated_mentions(text: str, spans: list[Span]) -> list[Span]:
                 continue
             if span.detector == "spacy" and not any(lexicon().is_first_name(w) or lexicon().is_last_name(w) for w in words):
                 continue
-            if len(words) > 1:
-                for word in words:
-                    if len(word) >= 3 and word.isalpha() and word.islower() and not is_common_word(word):
-                        parts.setdefault(fold(word), MapEntry(real=word, stand_in=word, label=Label.PERSON, parent=span.text))
+            # Its words alone are found as its parts (name_parts: those that are no ordinary word).
         seen.setdefault(fold(span.text), span)
     if not seen:
         return []
     entries = [MapEntry(real=s.text, stand_in=s.text, label=s.label) for s in seen.values()]
-    entries += [e for key, e in parts.items() if key not in seen]
     found = MentionFinder(entries, detector="repeat", full_score=0.8, part_score=0.7).find(text)
     # "Ruby" found once is "Ruby" elsewhere, but not every lower-case "ruby", "that", "mark".
     return [s for s in found if s.text[:1].isupper() or " " in s.text or not is_common_word(s.text)]
