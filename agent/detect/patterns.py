@@ -229,22 +229,25 @@ _TLDS = (
 )
 
 
-class DomainDetector(RegexDetector):
+class DomainDetector(UrlDetector):
     """Host names written without a scheme ("academics.klef.in", "db.acme-corp.io"):
-    they name an employer, a client or a server. File names (report.pdf) are not hosts."""
+    they name an employer, a client or a server. File names (report.pdf) are not hosts.
+    The path after one is part of it: "github.com/<handle>" and "linkedin.com/in/<name>"
+    name a person, and the host alone would send the handle as written."""
 
     name = "domain"
     label = Label.URL
     score = 0.7
     pattern = re.compile(
-        rf"(?<![\w@/.:-])(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{{0,61}}[A-Za-z0-9])?\.)+(?:{_TLDS})(?![\w@-]|\.\w)",
+        rf"(?<![\w@/.:-])(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{{0,61}}[A-Za-z0-9])?\.)+(?:{_TLDS})(?![\w@-]|\.\w)"
+        r"(?:/[^\s<>\"'`\\]*)?",
         re.IGNORECASE,
     )
 
     _import = re.compile(r"(?:^|\n)[ \t]*(?:from|import)[ \t]+$")
 
     def validate(self, value: str, match: re.Match[str], text: str) -> bool:
-        labels = value.lower().split(".")
+        labels = value.split("/", 1)[0].lower().split(".")
         if labels[0] in ("www",) or len(labels) < 2:
             return True
         if text[match.end() : match.end() + 1] in ("(", "[") or labels[0] in ("self", "this", "cls", "super"):

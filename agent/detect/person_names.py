@@ -78,7 +78,10 @@ _FIRST_THEN_SURNAME = re.compile(
     r"(?<![\w'’\-])(?=(?P<first>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})(?P<gap>[ \t]+|[ \t]*\n[ \t]*)"
     rf"(?P<last>{_SURNAME_PREFIX}[A-ZÀ-ÖØ-Þa-zà-öø-ÿ][a-zà-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’]+)*)(?![\w\-]))"
 )
-_CAPITALS_PAIR = re.compile(r"(?<![\w\-])(?=(?P<first>[A-Z]{3,})[ \t]+(?P<last>[A-Z]{2,}(?:-[A-Z]{2,})*)(?![\w\-]))")
+# A middle initial may stand between ("ELENA V MARKOVIC", "JOHN Q. PUBLIC" on a card or a form).
+_CAPITALS_PAIR = re.compile(
+    r"(?<![\w\-])(?=(?P<first>[A-Z]{3,})[ \t]+(?:[A-Z]\.?[ \t]+)?(?P<last>[A-Z]{2,}(?:-[A-Z]{2,})*)(?![\w\-]))"
+)
 # Self-introductions and role-play set-ups in any case: "my name is ines", "you are kofi and
 # i am ada", "i am belinda, a nurse". After "I am"/"you are" most words are adjectives or
 # nouns, so there the word must also be rare in English and be followed by what follows a

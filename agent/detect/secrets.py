@@ -57,6 +57,12 @@ _ASSIGNMENT = re.compile(
     r"access[_ -]?key|auth[_ -]?token|access[_ -]?token|refresh[_ -]?token|client[_ -]?secret|token)"
     r"\s*(?:is|was|=|:|:=|=>)\s*(?P<q>['\"`]?)(?P<v>[^\s'\"`,;]{3,200})(?P=q)"
 )
+# A card's security code after its name ("cvv 123", "CVC: 4821", "security code 123"): with
+# the card number it pays for anything, so it is a secret, never sent.
+_CARD_CODE = re.compile(
+    r"(?i)\b(?:cvv2?|cvc2?|csc|security[ \t]+code|card[ \t]+verification[ \t]+(?:value|code))"
+    r"[ \t]*(?:is|:|=|#|-)?[ \t]*(?P<v>\d{3,4})(?!\d)"
+)
 # "with password Winter2024!": no colon, but a value that looks like a password.
 _PASSWORD_WORD = re.compile(r"(?i)\bpass(?:word|wd|code|phrase)\s+(?P<v>\S{6,64})")
 _AWS_SECRET = re.compile(
@@ -104,6 +110,8 @@ class SecretDetector:
                     continue
                 start = match.start("v")
                 spans.append(Span(start, start + len(value), Label.SECRET, value, 0.97, f"{self.name}:assignment"))
+        for match in _CARD_CODE.finditer(text):
+            spans.append(Span(match.start("v"), match.end("v"), Label.SECRET, match.group("v"), 0.95, f"{self.name}:card_code"))
         for match in _PASSWORD_WORD.finditer(text):
             value = match.group("v").rstrip(".,;:)")
             has_digit = any(c.isdigit() for c in value)

@@ -119,6 +119,10 @@ def _latin(word: str) -> bool:
 
 
 def _household_word(word: str) -> bool:
+    """A capitalised word that names one thing people know; a trade word ("Analytics",
+    "Logistics": frequent, and no dictionary word in the everyday list) names a kind of firm."""
+    if word.casefold() in TRADE_WORDS:
+        return False
     names = lexicon().info(word)
     return (
         word[:1].isupper() and not names.is_first and not names.is_last

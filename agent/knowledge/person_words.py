@@ -31,6 +31,13 @@ MALE_TITLES = frozenset({"mr", "sir", "lord", "herr", "sr", "father", "fr", "unc
 FEMALE_TITLES = frozenset(
     {"mrs", "ms", "miss", "dame", "lady", "mme", "mlle", "frau", "sra", "srta", "sister", "aunt", "auntie", "grandma"}
 )
+# Relatives and partners named right before a name ("my son Tobi", "his mother Sunita's"):
+# they say the person's gender as a title does, and outweigh the name lists (a name can be
+# a girl's in one country and a boy's in another).
+MALE_KIN = frozenset({"son", "brother", "father", "dad", "husband", "boyfriend", "nephew", "grandson",
+                      "grandfather", "stepson", "stepfather", "stepbrother", "fiance", "fiancé", "widower"})
+FEMALE_KIN = frozenset({"daughter", "sister", "mother", "mom", "mum", "wife", "girlfriend", "niece", "granddaughter",
+                        "grandmother", "stepdaughter", "stepmother", "stepsister", "fiancee", "fiancée", "widow"})
 # After a name ("Martin Luther King Jr.", "Jane Doe, PhD"), casefolded.
 NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "md", "esq", "esq."})
 

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from agent.entities import Label
 from agent.knowledge.names import lexicon, script_of
 from agent.knowledge.person_words import (
+    FEMALE_KIN,
     FEMALE_TITLES,
+    MALE_KIN,
     MALE_TITLES,
     NAME_PARTICLES,
     TITLE_PATTERN,
@@ -29,6 +31,8 @@ from agent.substitute.cyrillic_names import declined, is_cyrillic_name, patronym
 from agent.substitute.rng import match_case
 
 _TITLE_BEFORE = re.compile(rf"\b({TITLE_PATTERN})\.?\s+$")
+# "my son ", "his mother ", "her husband, ": the relative named right before the name.
+_KIN_BEFORE = re.compile(r"(?i)\b([a-zé]+)[ \t]*,?[ \t]+$")
 _APOSTROPHES = "'’"
 
 
@@ -79,6 +83,10 @@ class PersonSurrogates:
                 gender_hint = "male"
             elif title in FEMALE_TITLES:
                 gender_hint = "female"
+        kin = _KIN_BEFORE.search(window)
+        if gender_hint is None and kin:
+            word = kin.group(1).casefold()
+            gender_hint = "male" if word in MALE_KIN else "female" if word in FEMALE_KIN else None
         roles, locale, gender = self.read_name(parsed.parts, parsed.roles)
         gender = gender_hint or gender
         known_first, known_last, used_first, used_last = self._conversation_names(conversation)

@@ -1,0 +1,91 @@
+"""Leaks a person meets in everyday prompts, each found by trying such prompts by hand:
+a profile link written without its scheme, a card's security code, a cardholder's name in
+capitals with a middle initial, a little-known employer named with a trade word, and a
+stand-in of the wrong sex for "my son" / "his mother". Sentences of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.entities import Label
+from agent.knowledge.company_shapes import UnknownShape, unknown_shape
+from agent.session.conversation import Conversation
+
+
+@pytest.mark.parametrize(
+    "text, handle",
+    [
+        ("My GitHub is github.com/okwuosa-dev if you want to see my code.", "okwuosa-dev"),
+        ("Add linkedin.com/in/taavi-lindqvist-07 to the speaker bio.", "taavi-lindqvist"),
+        ("Status page: status.brindlework.io/incidents/8812.", "brindlework"),
+    ],
+)
+def test_a_link_without_its_scheme_is_swapped_with_its_path(privacy_engine, text, handle):
+    spans = [s for s in privacy_engine.detect(text) if s.label is Label.URL]
+    assert spans and handle in spans[0].text, spans
+    result = privacy_engine.sanitize(text, Conversation("bare-link"))
+    assert handle not in result.sanitized, result.sanitized
+
+
+def test_a_bare_link_comes_back_in_the_answer(privacy_engine):
+    conversation = Conversation("bare-link-restore", seed=5)
+    text = "Review github.com/okwuosa-dev please"
+    result = privacy_engine.sanitize(text, conversation)
+    sent = next(e.sent for e in result.entities if e.label is Label.URL)
+    restored = privacy_engine.restore(f"I looked at {sent} and it is tidy.", conversation)
+    assert "github.com/okwuosa-dev" in restored.text, restored.text
+
+
+def test_a_file_name_and_a_module_are_no_links(privacy_engine):
+    for text in ("Open report.pdf and main.py", "from spellchecker.info import words"):
+        assert not [s for s in privacy_engine.detect(text) if s.label is Label.URL], text
+
+
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("card 4539 1488 0343 6467 exp 11/28 cvv 913", "913"),
+        ("The CVC: 4702 is on the back.", "4702"),
+        ("security code is 228, please charge it", "228"),
+    ],
+)
+def test_a_card_security_code_is_a_secret(privacy_engine, text, code):
+    spans = [s for s in privacy_engine.detect(text) if s.label is Label.SECRET]
+    assert [s.text for s in spans] == [code], spans
+    assert code not in privacy_engine.sanitize(text, Conversation("cvv")).sanitized
+
+
+def test_a_cardholder_in_capitals_with_a_middle_initial(privacy_engine):
+    text = "name on card: MIRELA T DOBRESCU, billing zip 60614"
+    persons = [s.text for s in privacy_engine.detect(text) if s.label is Label.PERSON]
+    assert "MIRELA T DOBRESCU" in persons, persons
+
+
+def test_a_trade_word_makes_an_ordinary_word_a_little_known_firm():
+    assert unknown_shape("Kestrel Logistics") is UnknownShape.TRADE_NAME
+    assert unknown_shape("Willow Analytics") is UnknownShape.TRADE_NAME
+    assert unknown_shape("Tableau") is None  # a household name on its own
+
+
+def test_a_little_known_employer_of_a_private_person_is_swapped(privacy_engine):
+    text = "Please write a reference for my former assistant. She worked at Thornbury Analytics for four years."
+    result = privacy_engine.sanitize(text, Conversation("employer"))
+    assert "Thornbury Analytics" not in result.sanitized, result.sanitized
+
+
+@pytest.mark.parametrize(
+    "text, name, sex",
+    [
+        ("Thank you for seeing my son Tobi last week.", "Tobi", "male"),  # Tobi is a girl's name in the en list
+        ("We argue about his mother Ilkaye's visits.", "Ilkaye", "female"),  # no list knows Ilkaye
+        ("My daughter, Quorvelle, starts school.", "Quorvelle", "female"),
+    ],
+)
+def test_a_relative_before_a_name_says_its_sex(privacy_engine, text, name, sex):
+    from agent.knowledge.names import lexicon
+
+    for seed in range(6):
+        result = privacy_engine.sanitize(text, Conversation(f"kin-{seed}", seed=seed))
+        sent = next(e.sent for e in result.entities if e.real == name)
+        assert lexicon().gender_of(sent, "") in (sex, "any"), (sent, lexicon().gender_of(sent, ""))
+        assert lexicon().info(sent).is_first, sent
