@@ -43,6 +43,31 @@ _NAME_WORD = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+(?:['’\-][A-ZÀ-ÖØ-
 _PARTICLES = frozenset({"van", "von", "der", "den", "de", "da", "del", "della", "di", "du", "la", "le", "bin", "ibn", "al", "ter"})
 
 
+# A note's owner written as a handle: "TODO(dmitri.volkov)", "FIXME(mlindqvist)", "XXX(j_okafor)".
+_HANDLE = re.compile(r"@?[a-z][a-z0-9]*(?:[._-][a-z0-9]+){0,3}")
+
+
+def _owner_handle(value: str) -> bool:
+    """A lower-case handle made of a name ("dmitri.volkov", "mlindqvist": an initial and a
+    surname), or of several pieces not all everyday words; not a topic ("TODO(later)",
+    "NOTE(perf)") nor a ticket ("TODO(PROJ-123)" is in capitals)."""
+    from agent.knowledge.names import lexicon
+    from agent.knowledge.words import is_common_word
+
+    if not _HANDLE.fullmatch(value) or len(value) < 3:
+        return False
+    words = [w for w in re.split(r"[._@-]", value) if w and not w.isdigit()]
+    names = lexicon()
+
+    def a_name(word: str) -> bool:
+        return (names.is_first_name(word) or names.is_last_name(word)
+                or (len(word) > 4 and names.is_last_name(word[1:])))  # "mlindqvist"
+
+    if any(a_name(w) and not is_common_word(w) for w in words):
+        return True
+    return len(words) >= 2 and not all(is_common_word(w) or w in CODE_NAMES for w in words)
+
+
 def is_person_key(key: str) -> bool:
     words = key_words(key)
     if any(w in PERSON_KEY_WORDS for w in words):
@@ -81,7 +106,12 @@ class CodeNameDetector:
                 self._add(spans, text, match.start(group), match.group(group).strip())
         if "(" in text:
             for match in _TODO.finditer(text):
-                self._add(spans, text, match.start("v"), match.group("v").strip())
+                value = match.group("v").strip()
+                if _owner_handle(value):
+                    start = text.index(value, match.start("v"))
+                    spans.append(Span(start, start + len(value), Label.USERNAME, value, 0.8, self.name))
+                else:
+                    self._add(spans, text, match.start("v"), value)
         for match in _HEADER.finditer(text):
             self._add(spans, text, match.start("v"), match.group("v").strip())
         return spans

@@ -45,6 +45,16 @@ _IMPERATIVES = frozenset(
     ["email", "e-mail", "call", "text", "ask", "tell", "message", "ping", "invite", "thank", "remind", "meet", "contact", "write", "send", "cc", "dear", "hi", "hello", "hey", "thanks", "congratulate", "congrats", "wish", "help"]
 )
 _LEADING = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|dear|hi|hello|hey)\s+", re.IGNORECASE)
+# Self-introductions in other languages that an English model reads as the start of the
+# name ("je m'appelle Étienne Marchand", "ich bin Jürgen Köhler", "me llamo Lucía"): the
+# verb is not part of it. "bin"/"ben" only after "ich"/"ik" ("bin Salman" is a name).
+_FOREIGN_INTRO = re.compile(
+    r"^(?:(?:je[ \t]+)?m['’][ \t]?appelle|(?:ich[ \t]+)?hei(?:ß|ss)e|(?:me[ \t]+)?llamo|(?:mi[ \t]+)?chiamo|"
+    r"(?:me[ \t]+)?chamo|(?:ik[ \t]+)?heet|nazywam[ \t]+si[eę]|jestem|soy|sono|sou)[ \t]+",
+    re.IGNORECASE,
+)
+_AFTER_ICH = re.compile(r"(?i)\b(?:ich|ik)[ \t]+$")
+_BIN = re.compile(r"(?i)^(?:bin|ben)[ \t]+")
 
 
 class SpacyNerDetector:
@@ -72,7 +82,9 @@ class SpacyNerDetector:
             if len(ent) > 1 and label is not Label.DATE and (ent[0].pos_ == "VERB" or ent[0].lower_ in _IMPERATIVES):
                 start = ent[1].idx  # "Explain Wittgenstein": the verb is not part of the name
                 value = text[start:end]
-            lead = _LEADING.match(value)
+            lead = _LEADING.match(value) or _FOREIGN_INTRO.match(value)
+            if lead is None and _AFTER_ICH.search(text, max(0, start - 8), start):
+                lead = _BIN.match(value)
             if lead and label is not Label.DATE:
                 start += lead.end()
                 value = text[start:end]

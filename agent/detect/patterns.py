@@ -225,7 +225,9 @@ class HomePathDetector:
 _TLDS = (
     "com|net|org|io|co|ai|app|dev|info|biz|me|tv|us|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|cz|ru|ua|in|cn|jp|kr|"
     "au|nz|ca|br|mx|ar|za|ng|ke|eg|tr|ir|il|sa|ae|pk|bd|lk|sg|my|id|ph|vn|th|hk|tw|edu|gov|mil|int|cloud|online|site|"
-    "store|tech|xyz|space|ly|gg|so|to|cc|eu|asia|ie|pt|gr|hu|ro|bg|hr|rs|sk|si|lt|lv|ee"
+    "store|tech|xyz|space|ly|gg|so|to|cc|eu|asia|ie|pt|gr|hu|ro|bg|hr|rs|sk|si|lt|lv|ee|"
+    # private networks' names ("vpn.corp.internal", "nas.lan"): they map a company's hosts
+    "internal|corp|lan|intranet"
 )
 
 

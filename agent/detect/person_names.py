@@ -187,6 +187,30 @@ def _has_field_key(text: str) -> bool:
     return False
 
 
+# Keys of a record about a person: a "name" beside one of them is a person's name
+# ({"name": "...", "email": "...", "dob": "..."}), and so is one inside an object under a
+# person key ({"customer": {"name": ...}}).
+_RECORD_KEY = re.compile(r"[\"']([\w -]{1,30})[\"'][ \t]*:")
+_PERSON_RECORD_KEYS = re.compile(
+    rf"(?i)(?:e-?mail|phone|mobile|tel|dob|date[_ ]?of[_ ]?birth|birth[_ ]?date|birthday|ssn|gender|"
+    rf"home[_ ]?address|{_PERSON_KEYS}|user|owner|member|client|applicant|tenant|guest|sender|recipient)"
+)
+
+
+def _in_person_record(text: str, position: int) -> bool:
+    """Whether the value at `position` sits in a data object about a person: the key the
+    object is the value of, or another key of the object, says so."""
+    opening = text.rfind("{", max(0, position - 400), position)
+    if opening == -1:
+        return False
+    parent = _RECORD_KEY.findall(text, max(0, opening - 40), opening)
+    if parent and _PERSON_RECORD_KEYS.fullmatch(parent[-1].strip()):
+        return True
+    closing = text.find("}", position, position + 400)
+    keys = _RECORD_KEY.findall(text, opening, closing if closing != -1 else min(len(text), position + 400))
+    return any(_PERSON_RECORD_KEYS.fullmatch(k.strip()) for k in keys if k.strip().casefold() != "name")
+
+
 _NAME_VALUE = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’\-]+(?:[ \t]+[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’\-]+){0,2}")
 _STOP = re.compile(r"(?i)and|or|but|the|a|an|of|to|in|on|at|for|from|with|by|is|was|will|has|had|can|said|says")
 
@@ -332,7 +356,7 @@ class PersonNameDetector:
             known = any(
                 (names.is_first_name(w) or names.is_last_name(w)) and not is_common_word(w) for w in words
             ) or any(a < start + len(value) and start < b for a, b in people)
-            fields.append((start, value, key != "name" or known))
+            fields.append((start, value, key != "name" or known or _in_person_record(text, start)))
         if not fields:
             return []
         records = len(fields) >= 2 and sum(ok for _, _, ok in fields) * 2 >= len(fields)
