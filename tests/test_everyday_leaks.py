@@ -89,3 +89,33 @@ def test_a_relative_before_a_name_says_its_sex(privacy_engine, text, name, sex):
         sent = next(e.sent for e in result.entities if e.real == name)
         assert lexicon().gender_of(sent, "") in (sex, "any"), (sent, lexicon().gender_of(sent, ""))
         assert lexicon().info(sent).is_first, sent
+
+
+def test_a_house_number_and_street_word_outweigh_a_name_read_inside_the_street(privacy_engine):
+    # "Santos" looks like a surname to NER; with "Rua" and the number it is an address.
+    text = "My landlord keeps entering my flat at 27 Rua dos Santos, Porto without notice."
+    spans = [(s.text, s.label) for s in privacy_engine.detect(text)]
+    assert any(t.startswith("27 Rua dos Santos") and label is Label.ADDRESS for t, label in spans), spans
+
+
+@pytest.mark.parametrize(
+    "text, city",
+    [
+        ("Write a card for my colleague Ilse Marquardt who just moved to Tampere.", "Tampere"),
+        ("My brother moved to Lausanne and loves it.", "Lausanne"),
+    ],
+)
+def test_where_someone_the_writer_knows_moved_is_swapped(privacy_engine, text, city):
+    assert city not in privacy_engine.sanitize(text, Conversation("moved")).sanitized
+
+
+@pytest.mark.parametrize(
+    "text, city",
+    [
+        ("We are moving to Tampere next year; what should we know?", "Tampere"),
+        ("My brother is moving to Lausanne; which districts are good?", "Lausanne"),
+        ("What is the population of Tampere?", "Tampere"),
+    ],
+)
+def test_a_move_being_planned_keeps_the_city(privacy_engine, text, city):
+    assert city in privacy_engine.sanitize(text, Conversation("moving")).sanitized

@@ -57,6 +57,14 @@ _RELATION_IN = re.compile(
     r"(?:\s+(?:who|that)\s+(?:lives|live|lived|stays|is|are)(?:\s+\w+)?)?\s+(?:in|from|back\s+in|over\s+in)\s+(?:the\s+)?$"
 )
 
+# Where a person the writer knows has moved (a past move: where they live now): "my
+# colleague Ada Brandt, who just moved to X", "my sister moved to X". The
+# writer's own or planned moves ("we are moving to X") stay a destination.
+_RELATION_MOVED = re.compile(
+    rf"(?i)\b(?:my|our|his|her|their)\s+(?:[\w\-]+\s+)?(?:{RELATION_PATTERN})s?(?:\s+[A-Z][\w'’\-]*){{0,3}},?"
+    r"(?:\s+(?:who|that))?\s+(?:has\s+|had\s+)?(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+(?:the\s+)?$"
+)
+
 # A sentence that opens on where its subject was born or raised: "Born in X, she ...".
 _BORN_OPENER = re.compile(r"(?i)^\W*(?:born|raised|brought\s+up|grew\s+up)(?:\s+and\s+(?:raised|bred))?\s+in\s+(?:the\s+)?$")
 
@@ -97,7 +105,9 @@ def origin_or_home(before: str) -> bool:
 def where_someone_they_know_is(before: str) -> bool:
     """The place is where a person the writer knows is ("my aunt in X")."""
     tail = before[-120:]
-    return any(w in tail.casefold() for w in ("my", "our", "his", "her", "their")) and _RELATION_IN.search(tail) is not None
+    return any(w in tail.casefold() for w in ("my", "our", "his", "her", "their")) and (
+        _RELATION_IN.search(tail) is not None or _RELATION_MOVED.search(tail) is not None
+    )
 
 
 def where_the_writer_is(before: str) -> bool:

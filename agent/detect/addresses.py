@@ -109,6 +109,8 @@ class AddressDetector:
                 if pattern is self._street_lower and (not value.islower() or not announced(text, match.start(), STREET)):
                     continue  # written with capitals: the pattern above; uncued: "5 main road works"
                 found_score = score
+                if pattern is self._eu_prefix:
+                    found_score = 0.85  # a street word and a house number: an address, not a name in it ("das Flores")
                 unit_before = None
                 if pattern in (self._number_name_number, self._number_name_number_lower):
                     if re.match(r"(?:1[5-9]|20)\d\d\s", value):

@@ -106,6 +106,9 @@ class SpacyNerDetector:
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
             elif label is Label.ORG and " " not in value and place_kind(value)[0] in ("country", "state", "continent", "region"):
                 label = Label.LOCATION  # "APAC", "EMEA": regions NER took for organisations
+            elif (label is Label.ORG and " " not in value and value[:1].isupper() and place_kind(value)[0] == "city"
+                  and not is_listed_company(value) and _after_place_word(ent, _MOVE_WORDS)):
+                label = Label.LOCATION  # "moved to Tampere": a city NER took for an organisation
             elif label is Label.NORP and _used_as_person(ent, names, needs_pronoun=False):
                 label = Label.PERSON  # "the mess Ottilie made", "Brandt, Okoye, Lindqvist"
             elif label is Label.LOCATION and _used_as_person(ent, names, needs_pronoun=True):
@@ -282,8 +285,12 @@ _TITLE_WORD = re.compile(r"[^\W\d_][^\W\d_A-Z]+(?:[-'’][^\W\d_][^\W\d_A-Z]+)?"
 _PLACE_WORDS_BEFORE = frozenset({"in", "across", "around", "throughout", "near", "visit", "visiting", "explore", "exploring", "tour", "touring"})
 
 
-def _after_place_word(ent) -> bool:
-    return ent.start > 0 and ent.doc[ent.start - 1].lower_ in _PLACE_WORDS_BEFORE
+# Words after which a city is where someone goes or lives ("moved to Tampere").
+_MOVE_WORDS = _PLACE_WORDS_BEFORE | {"to", "from", "at"}
+
+
+def _after_place_word(ent, words: frozenset[str] = _PLACE_WORDS_BEFORE) -> bool:
+    return ent.start > 0 and ent.doc[ent.start - 1].lower_ in words
 
 
 # Things a person does and a country does not ("Chad booked a room", "Georgia texted me").
