@@ -196,6 +196,22 @@ STREET_TYPES = (
 )
 # As one regex alternation, in the order above.
 STREET_TYPE_PATTERN = "|".join(re.escape(w) for w in STREET_TYPES)
+# Street words that say the street's language, written before the name ("Rua", "Calle",
+# "Via") or as the end of one word ("Hauptstraße", "Storgatan"), casefolded -> the locale
+# whose surnames make a stand-in street of that country ("Rua dos Santos" -> "Rua do Abreu",
+# not "Rua" swapped for an English surname). The connecting words stay as written.
+STREET_PREFIX_LOCALES = {
+    "rua": "pt_PT", "travessa": "pt_PT", "avenida": "es_ES", "calle": "es_ES", "paseo": "es_ES", "plaza": "es_ES",
+    "carrer": "es_ES", "via": "it_IT", "viale": "it_IT", "piazza": "it_IT", "corso": "it_IT", "largo": "it_IT",
+    "vicolo": "it_IT", "rue": "fr_FR", "chemin": "fr_FR", "allée": "fr_FR", "impasse": "fr_FR",
+}
+STREET_SUFFIX_LOCALES = {
+    "straße": "de_DE", "strasse": "de_DE", "weg": "de_DE", "gasse": "de_DE", "platz": "de_DE", "allee": "de_DE",
+    "gatan": "sv_SE", "vägen": "sv_SE", "gade": "da_DK", "vej": "da_DK", "veien": "no_NO", "gata": "no_NO",
+    "straat": "nl_NL", "laan": "nl_NL", "gracht": "nl_NL", "katu": "fi_FI", "tie": "fi_FI", "utca": "hu_HU",
+}
+STREET_CONNECTORS = frozenset({"de", "da", "das", "do", "dos", "del", "della", "di", "du", "des", "la", "le", "les",
+                               "d'", "van", "von", "der", "den", "het", "ul."})
 
 
 @lru_cache(maxsize=1)

@@ -17,7 +17,14 @@ from agent.detect.table import label_row, row_of
 from agent.detect.validators import digits_of
 from agent.engine.local_tasks import SurrogateProposer
 from agent.entities import Action, Label, Span
-from agent.knowledge.places import STREET_TYPE_PATTERN, place_kind, places
+from agent.knowledge.places import (
+    STREET_CONNECTORS,
+    STREET_PREFIX_LOCALES,
+    STREET_SUFFIX_LOCALES,
+    STREET_TYPE_PATTERN,
+    place_kind,
+    places,
+)
 from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.session.map_cache import MapCache
@@ -185,7 +192,8 @@ class Substituter:
     def _address(self, rng, real: str, is_free) -> str:
         """Numbers change, street names change, the town becomes another real town; the
         street type, units, state codes and the layout (commas, line breaks) stay."""
-        words = [w for w in self.persons.names.last_names("en_US") if w.isalpha() and len(w) > 3]
+        locale = _street_locale(real)
+        words = [w for w in self.persons.names.last_names(locale) if w.isalpha() and len(w) > 3]
         towns = self._towns_like(real)
         street_types = re.compile(rf"(?i)^(?:{STREET_TYPE_PATTERN}|apt|apartment|suite|ste|unit|flat|po|p\.o\.|box|floor|fl|"
                                   r"[nsew]|north|south|east|west)\.?,?$")
@@ -202,6 +210,12 @@ class Substituter:
                 return number
             if street_types.match(token) or len(token) <= 2 or token.isupper():
                 return token
+            folded = token.lower()  # not casefold: "ß" must keep its length
+            if folded in STREET_PREFIX_LOCALES or folded in STREET_CONNECTORS:
+                return token  # "Rua", "dos": the street's kind and its connecting words
+            suffix = next((s for s in STREET_SUFFIX_LOCALES if folded.endswith(s) and len(folded) > len(s) + 2), None)
+            if suffix:  # "Hauptstraße" -> "<surname>straße"
+                return match_case(token[: -len(suffix)], rng.choice(words)) + token[-len(suffix):]
             return match_case(token, rng.choice(words))
 
         def swap_town(match: re.Match[str]) -> str:
@@ -253,6 +267,19 @@ class Substituter:
 
     def _domain_map(self, conversation: Conversation) -> dict[str, str]:
         return self._domains.get(conversation)  # read-only
+
+
+def _street_locale(address: str) -> str:
+    """The locale whose surnames make stand-in street names for this address: that of its
+    street word ("Rua", "-straße"), else American."""
+    for token in re.findall(r"[^\W\d_]+", address):
+        folded = token.lower()
+        if folded in STREET_PREFIX_LOCALES:
+            return STREET_PREFIX_LOCALES[folded]
+        for suffix, locale in STREET_SUFFIX_LOCALES.items():
+            if folded.endswith(suffix) and len(folded) > len(suffix) + 2:
+                return locale
+    return "en_US"
 
 
 def _take_in_domains(mapping: dict[str, str], entries: Sequence[MapEntry]) -> None:
