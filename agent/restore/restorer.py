@@ -26,6 +26,7 @@ from agent.knowledge.words import is_common_word
 from agent.restore.alternation import Alternation
 from agent.restore.dates import DATE_RENDERINGS, parse_date
 from agent.restore.probes import Prefilter, Probe, regex_fold
+from agent.restore.tails import put_back_tails, tail_map
 from agent.restore.urls import email_domain_form, url_forms
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.substitute.cyrillic_names import case_pairs, is_cyrillic_name
@@ -197,6 +198,8 @@ class CompiledRestorer:
     """The reverse map of one conversation, compiled into one regex."""
 
     def __init__(self, entries: list[MapEntry]):
+        # "the card ending 8623": the last digits of a swapped card or IBAN (restore/tails.py)
+        self.tails = tail_map(entries)
         self.literal: dict[str, list[_Target]] = {}
         self.by_digits: dict[str, _Target] = {}
         self.by_alnum: dict[str, _Target] = {}
@@ -464,10 +467,18 @@ class Restorer:
     def restore(self, text: str, conversation: Conversation) -> RestoreResult:
         compiled = self.compiled(conversation)
         restored, spans = compiled.restore(text)
+        restored, tail_spans = put_back_tails(restored, compiled.tails)
+        if tail_spans:
+            spans = sorted(spans + tail_spans, key=lambda s: s.start)
         return RestoreResult(restored, spans, compiled.leftovers(restored, spans))
 
     def streaming(self, conversation: Conversation) -> StreamingRestorer:
         return StreamingRestorer(self.compiled(conversation))
+
+
+# How much shown text a card's last digits may look back on for their cue ("last four
+# digits of your card are").
+_TAIL_CONTEXT = 48
 
 
 @dataclass(slots=True)
@@ -487,6 +498,7 @@ class StreamingRestorer:
         self._received: list[str] = []
         self._shown: list[str] = []
         self._spans: list[RestoredSpan] = []
+        self._shown_tail = ""  # the last characters shown: the cue of a card's last digits
 
     def feed(self, chunk: str) -> RestoredChunk:
         self._received.append(chunk)
@@ -505,6 +517,10 @@ class StreamingRestorer:
                 if start < cut < end:
                     cut = start
                     break
+        if self._compiled.tails:
+            # A run of digits is shown whole: "8623" cut as "86" + "23" is no card's tail.
+            while 0 < cut < len(self._pending) and self._pending[cut - 1].isdigit() and self._pending[cut].isdigit():
+                cut -= 1
         return self._emit(cut, regex)
 
     def finish(self) -> RestoredChunk:
@@ -522,6 +538,13 @@ class StreamingRestorer:
             context_after=self._pending[cut : cut + _LONGEST_CALENDAR_WORD + 1],  # _after may read a glued word
             regex=regex,
         )
+        if self._compiled.tails:
+            context = self._shown_tail
+            restored, tail_spans = put_back_tails(context + restored, self._compiled.tails, start=len(context),
+                                                  offset=self._emitted)
+            if tail_spans:
+                spans = sorted(spans + tail_spans, key=lambda s: s.start)
+            self._shown_tail = (context + restored)[-_TAIL_CONTEXT:]
         self._pending = self._pending[cut:]
         self._last_char = ready[-1:]
         self._emitted += len(restored)

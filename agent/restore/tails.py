@@ -21,7 +21,7 @@ TAIL_DIGITS = 4
 
 _CUE = (
     r"(?:ending(?:\s+(?:in|with))?|ends\s+(?:in|with)"
-    r"|last\s+(?:4|four)(?:\s+digits)?(?:\s+(?:of\s+\w+\s+)?(?:are|is|were))?"
+    r"|last\s+(?:4|four)(?:\s+digits)?(?:\s+(?:of\s+(?:\w+\s+){1,2})?(?:are|is|were))?"
     r"|(?:[*•·xX]{2,}[\s-]*)+)"
 )
 _TAIL = re.compile(rf"(?i)(?<![\w*•·])(?:{_CUE})\s*[:#]?\s*(?P<tail>\d{{{TAIL_DIGITS}}})(?!\d)")
@@ -52,25 +52,26 @@ def tail_map(entries: Iterable[MapEntry]) -> dict[str, tuple[str, MapEntry]]:
     return {tail: value for tail, value in found.items() if tail not in ambiguous}
 
 
-def restore_tails(text: str, entries: Iterable[MapEntry]) -> tuple[str, list[RestoredSpan]]:
-    """`text` with cued stand-in tails replaced by the real tails, and the spans put back
-    (same length, so offsets of other spans do not move)."""
-    tails = tail_map(entries)
-    if not tails:
-        return text, []
+def put_back_tails(
+    text: str, tails: dict[str, tuple[str, MapEntry]], *, start: int = 0, offset: int = 0
+) -> tuple[str, list[RestoredSpan]]:
+    """`text` with the cued tails of `tails` (tail_map) replaced, only those whose digits
+    begin at `start` or later (what comes before is context already shown: the cue of
+    "the card ending 8623" may have been shown before its digits came); span offsets are
+    relative to `start`, plus `offset`."""
+    if not tails or not any(ch.isdigit() for ch in text[start:]):
+        return text[start:], []
     pieces: list[str] = []
     spans: list[RestoredSpan] = []
-    position = 0
+    position = start
     for match in _TAIL.finditer(text):
         hit = tails.get(match.group("tail"))
-        if hit is None:
+        begin, end = match.span("tail")
+        if hit is None or begin < start:
             continue
         real_tail, entry = hit
-        start, end = match.span("tail")
-        pieces += [text[position:start], real_tail]
+        pieces += [text[position:begin], real_tail]
         position = end
-        spans.append(RestoredSpan(start, end, real_tail, match.group("tail"), entry.label))
-    if not spans:
-        return text, []
+        spans.append(RestoredSpan(begin - start + offset, end - start + offset, real_tail, match.group("tail"), entry.label))
     pieces.append(text[position:])
     return "".join(pieces), spans

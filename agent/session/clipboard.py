@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from agent.detect.table import nouns
 from agent.engine.interface import PrivacyEngine
 from agent.entities import Action, Label, RestoredSpan, SanitizeResult
-from agent.restore.tails import restore_tails
 from agent.session.conversation import (
     Conversation,
     ConversationNotFound,
@@ -242,11 +241,10 @@ class ClipboardGuard:
 
     def _restore_layers(self, text: str, conversation: Conversation) -> tuple[str, list[RestoredSpan], list[str]]:
         """Restore with the map flattened (a text sanitized twice by an older Veil holds
-        stand-ins of stand-ins: each goes straight to the real value), then the cued last
-        digits of swapped numbers."""
+        stand-ins of stand-ins: each goes straight to the real value); the restorer also
+        puts back the cued last digits of swapped numbers."""
         result = self.engine.restore(text, flattened(conversation))
-        restored, tails = restore_tails(result.text, conversation.entries)
-        return restored, list(result.spans) + tails, list(result.unrestored)
+        return result.text, list(result.spans), list(result.unrestored)
 
 
 def flattened(conversation: Conversation) -> Conversation:
