@@ -119,3 +119,20 @@ def test_where_someone_the_writer_knows_moved_is_swapped(privacy_engine, text, c
 )
 def test_a_move_being_planned_keeps_the_city(privacy_engine, text, city):
     assert city in privacy_engine.sanitize(text, Conversation("moving")).sanitized
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        # "Raj" is listed only as a surname (en_IN): after "my husband" it is his given name
+        ("I keep arguing with my husband Raj about money.", "Raj"),
+        ("Could you help me thank our tutor Raj for the lessons?", "Raj"),
+    ],
+)
+def test_a_relative_named_by_one_name_gets_a_given_name(privacy_engine, text, name):
+    from agent.knowledge.names import lexicon
+
+    for seed in range(6):
+        result = privacy_engine.sanitize(text, Conversation(f"relative-{seed}", seed=seed))
+        sent = next(e.sent for e in result.entities if e.real == name)
+        assert lexicon().info(sent).is_first, sent

@@ -21,6 +21,7 @@ from agent.knowledge.person_words import (
     MALE_KIN,
     MALE_TITLES,
     NAME_PARTICLES,
+    RELATIONS,
     TITLE_PATTERN,
     parse_name,
 )
@@ -31,6 +32,7 @@ from agent.substitute.cyrillic_names import declined, is_cyrillic_name, patronym
 from agent.substitute.rng import match_case
 
 _TITLE_BEFORE = re.compile(rf"\b({TITLE_PATTERN})\.?\s+$")
+RELATION_WORDS = frozenset(RELATIONS)
 # "my son ", "his mother ", "her husband, ": the relative named right before the name.
 _KIN_BEFORE = re.compile(r"(?i)\b([a-zé]+)[ \t]*,?[ \t]+$")
 _APOSTROPHES = "'’"
@@ -84,9 +86,13 @@ class PersonSurrogates:
             elif title in FEMALE_TITLES:
                 gender_hint = "female"
         kin = _KIN_BEFORE.search(window)
-        if gender_hint is None and kin:
-            word = kin.group(1).casefold()
-            gender_hint = "male" if word in MALE_KIN else "female" if word in FEMALE_KIN else None
+        relation = kin.group(1).casefold() if kin else ""
+        if gender_hint is None and relation:
+            gender_hint = "male" if relation in MALE_KIN else "female" if relation in FEMALE_KIN else None
+        if relation in RELATION_WORDS and len(parsed.parts) == 1 and not parsed.titles and not title_before and not surname:
+            # "my husband Raj", "our tutor Kwame": one's own people go by their given name,
+            # even one the lists know only as a surname somewhere.
+            parsed.roles = ["first"]
         roles, locale, gender = self.read_name(parsed.parts, parsed.roles)
         gender = gender_hint or gender
         known_first, known_last, used_first, used_last = self._conversation_names(conversation)
