@@ -36,7 +36,8 @@ _AUTHORITATIVE = frozenset({"always_protect", "custom", "memory"})
 def people_in_lists(text: str, spans: list[Span]) -> list[Span]:
     """Spans with the items of a list of people typed PERSON."""
     named = [s for s in spans if s.label in _NAMED]
-    if sum(s.label is Label.PERSON for s in named) < 2 or len(named) == sum(s.label is Label.PERSON for s in named):
+    people = sum(s.label is Label.PERSON for s in named)
+    if people < 2 or people == len(named):  # too few people, or nothing to retype
         return spans
     retyped: dict[int, Span] = {}
     for items in _lists(text, named):

@@ -226,7 +226,7 @@ def _acts_as_person(ent) -> bool:
     if is_listed_company(token.text) or is_known_place(token.text):
         return False
     if _restated_by_pronoun(doc, ent.end):
-        return True  # "a report for Iden, he is three": the name taken up by "he"
+        return True  # "a note for Orlin, he is six": the name taken up by "he"
     return doc[ent.end].pos_ in ("VERB", "AUX") and person_pronoun_in(doc[ent.end : ent.end + 8])
 
 

@@ -332,7 +332,7 @@ def _reference_path_like(rng: random.Random, path: str) -> str:
     for i, segment in enumerate(segments):
         namespace = wiki_namespace(segment)
         if namespace is not None:
-            # "User:<name>", "Special:Contributions/<name>": the name after the namespace
+            # a user page or a user's contributions page: the name after the namespace
             # and every page under it change; a page of everyday words ("Contributions") stays.
             rest = segment[len(namespace):]
             everyday = all(is_common_word(w) for w in re.findall(r"[^\W\d_]+", rest))
@@ -353,7 +353,7 @@ def fake_url(rng: random.Random, real: str, domain_map: dict[str, str]) -> str:
     path = _reference_path_like(rng, parts.path) if is_reference_host(host) else None
     if path is not None and (path != parts.path or parts.query):
         # A reference site's link swapped for its query or a user page: the article's
-        # title is a public topic and stays; the name in "User:<name>", a name after an
+        # title is a public topic and stays; the name of a user page, a name after an
         # account route and a token change, and so do the query's values (below).
         new_host = host
     elif bare in _PUBLIC_HOSTS or host in _PUBLIC_HOSTS:
