@@ -18,6 +18,7 @@ from agent.detect.validators import (
     iban_check_digits,
     luhn_check_digit,
 )
+from agent.knowledge.hosts import is_service_label, split_host
 from agent.knowledge.reference_sites import is_reference_host, private_path_piece, wiki_namespace
 from agent.knowledge.words import is_common_word
 from agent.substitute.id_standins import shares_digit_run
@@ -49,6 +50,18 @@ def fake_domain(rng: random.Random, real_domain: str) -> str:
     labels = real_domain.lower().split(".")
     tld = ".".join(labels[-2:]) if len(labels) > 2 and len(labels[-1]) == 2 and len(labels[-2]) <= 3 else labels[-1]
     return f"{rng.choice(_DOMAIN_WORDS)}{rng.choice(_DOMAIN_TAILS)}.{tld}"
+
+
+def fake_host(rng: random.Random, host: str, domain_map: dict[str, str]) -> str:
+    """The stand-in of a private host: its registrable domain becomes the conversation's
+    stand-in for that domain (from an e-mail or a link already swapped), else a new one;
+    labels before it that name a service stay ("db.acme-corp.io" -> "db.meadowtech.io",
+    so "acme-corp.io/status" in the same prompt becomes "meadowtech.io/status"), others
+    (an owner's name, "sarah.acme.dev") change."""
+    sub, domain = split_host(host or "example.com")
+    fake = domain_map.get(domain) or fake_domain(rng, domain)
+    labels = [label if is_service_label(label) else rng.choice(_DOMAIN_WORDS) for label in sub.split(".") if label]
+    return ".".join([*labels, fake])
 
 
 # -- e-mail -------------------------------------------------------------------------
@@ -366,8 +379,7 @@ def fake_url(rng: random.Random, real: str, domain_map: dict[str, str]) -> str:
             path = "/".join(_segment_like(rng, seg) if seg and (any(c.isdigit() for c in seg) or "-" in seg or "_" in seg)
                             else seg for seg in parts.path.split("/"))
     else:
-        fake = domain_map.get(bare) or fake_domain(rng, bare or "example.com")
-        new_host = ("www." + fake) if host.startswith("www.") else fake
+        new_host = fake_host(rng, host, domain_map)
         path = "/".join(_segment_like(rng, seg) if any(c.isdigit() for c in seg) else seg for seg in parts.path.split("/"))
     query = re.sub(r"=([^&]+)", lambda m: "=" + same_shape(rng, m.group(1)), parts.query)
     netloc = new_host + (f":{parts.port}" if parts.port else "")

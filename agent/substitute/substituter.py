@@ -11,12 +11,14 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from agent.detect.spec import StandInRequest
 from agent.detect.table import label_row, row_of
 from agent.detect.validators import digits_of
 from agent.engine.local_tasks import SurrogateProposer
 from agent.entities import Action, Label, Span
+from agent.knowledge.hosts import split_host
 from agent.knowledge.places import (
     STREET_CONNECTORS,
     STREET_PREFIX_LOCALES,
@@ -283,10 +285,25 @@ def _street_locale(address: str) -> str:
 
 
 def _take_in_domains(mapping: dict[str, str], entries: Sequence[MapEntry]) -> None:
-    """Real e-mail domain -> its stand-in's domain (the first e-mail of a domain decides)."""
+    """Real domain -> its stand-in's domain, from e-mails and swapped links (the first of
+    a domain decides), so every address and link of one organisation names one stand-in."""
     for entry in entries:
+        if entry.action is not Action.REPLACE:
+            continue
         if entry.label is Label.EMAIL and "@" in entry.real and "@" in entry.stand_in:
             mapping.setdefault(entry.real.rpartition("@")[2].lower(), entry.stand_in.rpartition("@")[2].lower())
+        elif entry.label is Label.URL:
+            real, fake = _registrable_domain(entry.real), _registrable_domain(entry.stand_in)
+            if real and fake and real != fake:
+                mapping.setdefault(real, fake)
+
+
+def _registrable_domain(link: str) -> str:
+    """"acme-corp.io" of "https://db.acme-corp.io/x" (empty for no host or an IP)."""
+    host = urlsplit(link if "://" in link else "http://" + link).hostname or ""
+    if not host or host.replace(".", "").isdigit() or "." not in host:
+        return ""
+    return split_host(host)[1]
 
 
 def _count_labels(given: Counter[Label], entries: Sequence[MapEntry]) -> None:
