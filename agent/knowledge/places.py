@@ -210,8 +210,9 @@ STREET_SUFFIX_LOCALES = {
     "gatan": "sv_SE", "vägen": "sv_SE", "gade": "da_DK", "vej": "da_DK", "veien": "no_NO", "gata": "no_NO",
     "straat": "nl_NL", "laan": "nl_NL", "gracht": "nl_NL", "katu": "fi_FI", "tie": "fi_FI", "utca": "hu_HU",
 }
-STREET_CONNECTORS = frozenset({"de", "da", "das", "do", "dos", "del", "della", "di", "du", "des", "la", "le", "les",
-                               "d'", "van", "von", "der", "den", "het", "ul."})
+STREET_CONNECTORS = frozenset({"de", "da", "das", "do", "dos", "del", "della", "delle", "dello", "degli", "dei", "di",
+                               "du", "des", "la", "las", "los", "le", "les", "l'", "d'", "van", "von", "der", "den",
+                               "het", "ul."})
 
 
 @lru_cache(maxsize=1)

@@ -80,7 +80,7 @@ def place(r: StandInRequest) -> str | None:
 
 
 def address(r: StandInRequest) -> str | None:
-    return r.helpers.address(r.rng, r.real, r.is_free)
+    return r.helpers.address(r.rng, r.real, r.is_free, r.conversation)
 
 
 def group(r: StandInRequest) -> str | None:

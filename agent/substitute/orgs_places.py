@@ -122,6 +122,8 @@ def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_regi
 
     def reads_as_town(candidate: Town, words: int | None) -> bool:
         name = candidate.name
+        if candidate == town:
+            return False  # "Torino" is Turin: its own English name is no stand-in
         if not re.fullmatch(r"[^\W\d_]+(?:[ '’\-][^\W\d_]+)*", name):
             return False
         short, long = sorted((f" {fold_place(name)} ", f" {fold_place(value)} "), key=len)

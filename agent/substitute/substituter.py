@@ -37,6 +37,7 @@ from agent.substitute.id_standins import stand_in_for
 from agent.substitute.orgs_places import fake_place
 from agent.substitute.persons import PersonSurrogates, derive_partial
 from agent.substitute.rng import digits_into, match_case, rng_for, same_shape
+from agent.substitute.towns import towns as towns_index
 
 log = logging.getLogger(__name__)
 
@@ -179,8 +180,8 @@ class Substituter:
         return row.generate(request)
 
     # -- helpers the label rows' generators use (agent/substitute/label_standins.py) ----------
-    def address(self, rng, real: str, is_free) -> str:
-        return self._address(rng, real, is_free)
+    def address(self, rng, real: str, is_free, conversation: Conversation | None = None) -> str:
+        return self._address(rng, real, is_free, conversation)
 
     def username(self, rng, real: str, conversation: Conversation) -> str:
         return self._username(rng, real, conversation)
@@ -191,9 +192,11 @@ class Substituter:
     def domain_map(self, conversation: Conversation) -> dict[str, str]:
         return self._domain_map(conversation)
 
-    def _address(self, rng, real: str, is_free) -> str:
+    def _address(self, rng, real: str, is_free, conversation: Conversation | None = None) -> str:
         """Numbers change, street names change, the town becomes another real town; the
-        street type, units, state codes and the layout (commas, line breaks) stay."""
+        street type, units, state codes and the layout (commas, line breaks) stay. The town
+        is the conversation's one stand-in for it: the town named on its own ("I grew up in
+        Torino") and in the address get the same, whichever comes first."""
         locale = _street_locale(real)
         words = [w for w in self.persons.names.last_names(locale) if w.isalpha() and len(w) > 3]
         towns = self._towns_like(real)
@@ -228,11 +231,17 @@ class Substituter:
                 words_run
             )[0] in ("country", "state"):
                 return words_run  # "CA", "Uruguay": a region or country says little on its own
-            town = fake_place(rng, words_run, is_free, real, same_region=True)  # same country, region and size
-            if town:
-                return town
-            same_length = [t for t in towns if len(t.split()) == len(words_run.split())] or towns
-            return match_case(words_run, rng.choice(same_length))
+            known = conversation.lookup_real(words_run, Action.REPLACE) if conversation is not None else None
+            if known is not None and known.label is Label.LOCATION:
+                return match_case(words_run, known.stand_in)
+            # Same country, region and size; where the region has no such town, same country.
+            town = fake_place(rng, words_run, is_free, real, same_region=True) or fake_place(rng, words_run, is_free, real)
+            if not town:
+                same_length = [t for t in towns if len(t.split()) == len(words_run.split())] or towns
+                town = match_case(words_run, rng.choice(same_length))
+            if towns_index().readings(words_run):  # a town GeoNames knows, not "Building C"
+                _remember_town(conversation, words_run, town)
+            return town
 
         street = re.sub(r"[^\s,]+", swap_street, real[:cut])
         town = re.sub(
@@ -269,6 +278,16 @@ class Substituter:
 
     def _domain_map(self, conversation: Conversation) -> dict[str, str]:
         return self._domains.get(conversation)  # read-only
+
+
+def _remember_town(conversation: Conversation | None, real: str, stand_in: str) -> None:
+    """The town of a swapped address becomes the conversation's stand-in for that town."""
+    if conversation is None or fold(real) == fold(stand_in):
+        return
+    try:
+        conversation.add_entry(MapEntry(real=real, stand_in=stand_in, label=Label.LOCATION, action=Action.REPLACE))
+    except ValueError:  # the stand-in is already another value's: the address keeps it, no entry
+        pass
 
 
 def _street_locale(address: str) -> str:

@@ -16,10 +16,12 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agent.knowledge.geonames import fold_place, geo_index, read_cities
+from agent.knowledge.geonames import fold_place, geo_index, read_cities, read_city_other_names
 
 # Population classes a reader tells apart: a town, a city, a big city, a metropolis.
 _SIZE_BOUNDS = (50_000, 200_000, 1_000_000, 5_000_000)
+# Cities from this size on are also known by their other names (~37,000 names).
+_OTHER_NAMES_FROM = 100_000
 # Capitalised word runs and two-letter codes of a text, to find the places it names.
 _PLACE_WORDS = re.compile(r"\b[A-Z][\w'’.\-]*(?:[ \t]+[A-Z][\w'’.\-]*){0,3}|\b[A-Z]{2}\b")
 
@@ -46,12 +48,26 @@ class TownIndex:
             by_country.setdefault(town.country, []).append(town)
         for towns in (*by_name.values(), *by_country.values()):
             towns.sort(key=lambda t: -t.population)
+        # A big city by another of its names ("Torino", "München"): without it, a prompt
+        # that writes the city as its people do got a town of another country.
+        known = {(t.name, t.country, t.region, t.population): t for t in (x for ts in by_country.values() for x in ts)}
+        by_other_name: dict[str, list[Town]] = {}
+        for row, others in read_city_other_names(_OTHER_NAMES_FROM):
+            town = known.get((row.name, row.country, row.region, row.population))
+            for key in {fold_place(other) for other in others} - by_name.keys():
+                if town is not None:
+                    by_other_name.setdefault(key, []).append(town)
+        for towns in by_other_name.values():
+            towns.sort(key=lambda t: -t.population)
         self._by_name = by_name
+        self._by_other_name = by_other_name
         self._by_country = by_country
 
     def readings(self, name: str) -> list[Town]:
-        """The towns of that name, most populous first."""
-        return self._by_name.get(fold_place(name), [])
+        """The towns of that name, most populous first (by another of their names when no
+        town has this one as its own)."""
+        key = fold_place(name)
+        return self._by_name.get(key) or self._by_other_name.get(key, [])
 
     def of_country(self, country: str) -> list[Town]:
         return self._by_country.get(country, [])
@@ -139,16 +155,17 @@ def _encode(index: TownIndex) -> tuple:
         numbers[id(town)] = len(rows)
         rows.append((town.name, town.country, town.region, town.population))
     maps = tuple({key: [numbers[id(t)] for t in towns] for key, towns in table.items()}
-                 for table in (index._by_name, index._by_country))
+                 for table in (index._by_name, index._by_other_name, index._by_country))
     return (rows, *maps)
 
 
 def _decode(data) -> TownIndex:
-    rows, by_name, by_country = data
+    rows, *maps = data
     towns = [Town(*row) for row in rows]
     index = TownIndex.__new__(TownIndex)
-    index._by_name = {key: [towns[n] for n in numbers] for key, numbers in by_name.items()}
-    index._by_country = {key: [towns[n] for n in numbers] for key, numbers in by_country.items()}
+    index._by_name, index._by_other_name, index._by_country = (
+        {key: [towns[n] for n in numbers] for key, numbers in table.items()} for table in maps
+    )
     return index
 
 
