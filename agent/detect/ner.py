@@ -15,7 +15,7 @@ from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
 from agent.knowledge.geonames import geo_index
 from agent.knowledge.names import lexicon
-from agent.knowledge.not_names import NOT_ENTITIES
+from agent.knowledge.not_names import NOT_ENTITIES, is_field_label
 from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM, GENERIC_ORG_WORDS, is_generic_org
 from agent.knowledge.places import is_known_place, place_kind
 from agent.knowledge.words import is_common_word
@@ -38,6 +38,8 @@ _BASE_SCORE = {
 }
 # Not names: symbols only, e-mail/URL pieces, code (brackets, operators, dotted calls).
 _JUNK = re.compile(r"^[\W\d_]+$|@|://|[(){}\[\]<>=;|\\]|\w\.\w+\(|\b\w+_\w+|\d+[/.\-]\d+[/.\-]\d+")
+# A label's colon right after a span ("Lieferadresse: ...").
+_FIELD_COLON = re.compile(r"[ \t]*:")
 _CONTRACTION = re.compile(r"(?i)\w{0,2}['’]\w{1,2}")  # "n’t", "I'm": never a name
 
 # Verbs that open prompts and that NER likes to take into a name ("Email Sarah").
@@ -82,6 +84,9 @@ class SpacyNerDetector:
             if len(ent) > 1 and label is not Label.DATE and (ent[0].pos_ == "VERB" or ent[0].lower_ in _IMPERATIVES):
                 start = ent[1].idx  # "Explain Wittgenstein": the verb is not part of the name
                 value = text[start:end]
+            if label is Label.PERSON and len(ent) > 1 and ent[-1].is_lower and ent[-1].pos_ in ("VERB", "AUX", "ADP", "SCONJ", "CCONJ", "PART", "DET"):
+                end = ent[-2].idx + len(ent[-2].text)  # "dana okafor keeps": the verb is not part of the name
+                value = text[start:end]
             lead = _LEADING.match(value) or _FOREIGN_INTRO.match(value)
             if lead is None and _AFTER_ICH.search(text, max(0, start - 8), start):
                 lead = _BIN.match(value)
@@ -96,6 +101,8 @@ class SpacyNerDetector:
                 value = value[:-2]
             if not value.strip() or (len(value) < 2 and label is not Label.DATE) or _CONTRACTION.fullmatch(value):
                 continue
+            if label is not Label.DATE and _FIELD_COLON.match(text, end) and is_field_label(value):
+                continue  # "Meine Adresse:", "Adresse de livraison:": a field's label, not a name
             if value.casefold() in NOT_ENTITIES or (label is Label.ORG and is_generic_org(value)):
                 continue  # "the Union", "the Court": a kind of organisation, not one
             if puzzle_letters and label is not Label.DATE and any(t in puzzle_letters for t in re.findall(r"\b[A-Z]\b", value)):

@@ -215,6 +215,17 @@ _NAME_VALUE = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’\-]+(?:[ \t]
 _STOP = re.compile(r"(?i)and|or|but|the|a|an|of|to|in|on|at|for|from|with|by|is|was|will|has|had|can|said|says")
 
 
+# A lower-case "first last" with a relation before or after it: "my coworker will ortega",
+# "to will ortega, my coworker" (agent/knowledge/person_words.py RELATIONS).
+_LOWER_PAIR = r"(?P<first>[a-zà-öø-ÿ]{3,})[ \t]+(?P<last>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})"
+_LOWER_RELATION = (
+    re.compile(rf"(?<![\w'’-])(?:my|our|his|her|their)[ \t]+(?:{RELATION_PATTERN}),?[ \t]+{_LOWER_PAIR}(?![\w'’-])"),
+    re.compile(rf"(?<![\w'’-]){_LOWER_PAIR},?[ \t]+(?:my|our|his|her|their)[ \t]+(?:{RELATION_PATTERN})\b"),
+)
+_RARE_WORD = 200  # occurrences in the English frequency list: hardly ever an ordinary word
+_LOWER_RELATION_HINT = re.compile(rf"\b(?:my|our|his|her|their)[ \t]+(?:{RELATION_PATTERN})\b")
+
+
 class PersonNameDetector:
     name = "person_names"
     labels = frozenset({Label.PERSON})
@@ -226,7 +237,7 @@ class PersonNameDetector:
         spans = self._by_cue(text) + self._by_line(text) + self._by_speaker(text) + self._by_initial(text)
         spans += self._by_surname(text) + self._by_capitals(text) + self._by_introduction(text) + self._by_address(text)
         spans += self._by_script_border(text) + self._by_kinship_letter(text) + self._by_roster(text)
-        spans += self._by_lower_pair(text) + self._by_citation(text)
+        spans += self._by_lower_pair(text) + self._by_lower_relation(text) + self._by_citation(text)
         if self.pipeline is not None:
             try:
                 analysis = context.analysis or LazyAnalysis(self.pipeline, text)
@@ -302,6 +313,29 @@ class PersonNameDetector:
             for start, end, value, known_given, known_surname in pairs
             if roster or (known_given and known_surname)
         ]
+
+    def _by_lower_relation(self, text: str) -> list[Span]:
+        """A lower-case "first last" next to a relation ("for will ortega, my coworker",
+        "my neighbour dana okafor"): the relation says a person is named, so the first name
+        may be an ordinary word ("will", "rose") as long as the surname is a listed one that
+        is no ordinary word."""
+        if not text.islower() and not _LOWER_RELATION_HINT.search(text):
+            return []
+        names = lexicon()
+        spans = []
+        for match in (m for pattern in _LOWER_RELATION for m in pattern.finditer(text)):
+            first, last = match.group("first"), match.group("last")
+            if first in _FUNCTION_WORDS or _STOP.fullmatch(first) and not names.is_first_name(first):
+                continue
+            # The surname: a listed one, or a word English hardly uses ("whitfield"), never a
+            # common word ("my friend will visit").
+            if not names.is_first_name(first) or is_common_word(last):
+                continue
+            if not (names.is_last_name(last) or word_frequency(last) < _RARE_WORD):
+                continue
+            spans.append(Span(match.start("first"), match.end("last"), Label.PERSON,
+                              text[match.start("first"):match.end("last")], 0.7, self.name))
+        return spans
 
     def _by_lower_pair(self, text: str) -> list[Span]:
         """Two first names in lower case joined by "and" ("tomas and brad"): both known
