@@ -452,6 +452,12 @@ _SELF_NAME = re.compile(r"(?i)\b(?:my name is|i am|i'm|call me|named|called|sign
 _RELATION_BEFORE = re.compile(
     rf"(?i)\b(?:my|our|his|her|their|your)\s+(?:[a-z\-]+\s+){{0,2}}?(?:{RELATION_PATTERN})s?,?\s+(?:named\s+|called\s+)?$"
 )
+# The relation told after the name: "Caddo, she was our tutor", "Ines (my landlady)",
+# "Tomas - our neighbour", "Ana, who is my sister".
+_RELATION_AFTER = re.compile(
+    rf"(?i)^\s*(?:,|\(|-|–|—)?\s*(?:(?:she|he|they|who)(?:\s+(?:is|was|are|were|has\s+been)|['’]s)\s+)?"
+    rf"(?:my|our|his|her|their)\s+(?:[a-z\-]+\s+){{0,2}}?(?:{RELATION_PATTERN})s?\b"
+)
 _CASUAL_SUBJECT_AFTER = re.compile(
     r"^\s*(?:has|had|have|is|was|wants|wanted|needs|needed|bought|buys|sold|sells|works|worked|lives|"
     r"lived|went|goes|gets|got|made|makes|says|said|asked|asks|told|tells|explains|organized|"
@@ -564,7 +570,7 @@ class RelevanceRules:
         whole = text
         label = span.label
         if label is Label.PERSON and (_SELF_NAME.search(before) or _RELATION_BEFORE.search(before)
-                                      or _CODE_OWNER_BEFORE.search(before)):
+                                      or _RELATION_AFTER.match(after) or _CODE_OWNER_BEFORE.search(before)):
             return Verdict(False, 0.9, "a private person")
         maker = label is Label.PERSON and made_the_work(whole, span)
         if label is not Label.DATE and not maker and (self._character(span, whole) or _character_apposition(after)):
