@@ -22,6 +22,7 @@ from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.company_shapes import UnknownShape, unknown_shape
+from agent.knowledge.frequency import zipf
 from agent.knowledge.geonames import geo_index
 from agent.knowledge.names import lexicon
 from agent.knowledge.org_words import ENDS_WITH_PRIVATE_LEGAL_FORM
@@ -208,6 +209,16 @@ _ROLE_AT = re.compile(
     r"(?i)\b(?:manager|director|engineer|intern|developer|employee|ceo|cto|founder|owner|head|member|"
     r"student|teacher|nurse|consultant|analyst|designer|staff)\s+(?:at|of|for|with)\s+(?:the\s+)?['\"“]?$"
 )
+# Where someone the writer knows works, studies or is treated: "my GP is Dr. X at Y",
+# "my sister studies at Y", "our tutor from Y" (a relation word earlier in the sentence).
+_RELATION_AT_BEFORE = re.compile(
+    rf"(?i)\b(?:my|our|his|her|their)\s+(?:[a-z\-]+\s+)?(?:{RELATION_PATTERN})s?\b"
+    r"(?:[^.!?\n]|(?:(?<=Dr)|(?<=Mr)|(?<=Ms)|(?<=Mrs)|(?<=Prof))\.){0,60}?"
+    r"\b(?:at|with|from|for|in)\s+(?:the\s+)?['\"“]?$"
+)
+# A name written this often is a famous institution ("Harvard", "Mayo Clinic"): the
+# judge weighs it, not the relation rule above.
+_FAMOUS_ZIPF = 3.0
 # Who owns a note in code ("TODO(<name>):", "@author <name>"): a developer, never a
 # character of whatever work the file's comments mention.
 _CODE_OWNER_BEFORE = re.compile(r"(?:\b(?:TODO|FIXME|XXX|HACK|BUG)\s*\(\s*|@author\s+)$")
@@ -661,6 +672,8 @@ class RelevanceRules:
         public = is_public(span.text, Label.ORG) or is_public(span.text, Label.MISC) or self._public_prefix(span.text)
         if _ROLE_AT.search(before) and not public:
             return Verdict(False, 0.85, "your organisation or client")
+        if _RELATION_AT_BEFORE.search(before) and not public and zipf(span.text) < _FAMOUS_ZIPF:
+            return Verdict(False, 0.85, "where you or someone you know lives or works")
         if public:
             return Verdict(True, 0.85, "well-known organisation")
         if _KNOWLEDGE_Q.search(before) or _REPORT_ON_BEFORE.search(before):

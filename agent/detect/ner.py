@@ -40,6 +40,7 @@ _BASE_SCORE = {
 _JUNK = re.compile(r"^[\W\d_]+$|@|://|[(){}\[\]<>=;|\\]|\w\.\w+\(|\b\w+_\w+|\d+[/.\-]\d+[/.\-]\d+")
 # A label's colon right after a span ("Lieferadresse: ...").
 _FIELD_COLON = re.compile(r"[ \t]*:")
+_POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|our|your|his|her|their)[ \t]+$")
 _CONTRACTION = re.compile(r"(?i)\w{0,2}['’]\w{1,2}")  # "n’t", "I'm": never a name
 
 # Verbs that open prompts and that NER likes to take into a name ("Email Sarah").
@@ -84,8 +85,12 @@ class SpacyNerDetector:
             if len(ent) > 1 and label is not Label.DATE and (ent[0].pos_ == "VERB" or ent[0].lower_ in _IMPERATIVES):
                 start = ent[1].idx  # "Explain Wittgenstein": the verb is not part of the name
                 value = text[start:end]
-            if label is Label.PERSON and len(ent) > 1 and ent[-1].is_lower and ent[-1].pos_ in ("VERB", "AUX", "ADP", "SCONJ", "CCONJ", "PART", "DET"):
-                end = ent[-2].idx + len(ent[-2].text)  # "dana okafor keeps": the verb is not part of the name
+            if label in (Label.PERSON, Label.ORG) and len(ent) > 1 and ent[-1].is_lower and ent[-2].whitespace_ and ent[-1].pos_ in (
+                "VERB", "AUX", "ADP", "SCONJ", "CCONJ", "PART", "DET"
+            ):
+                # "dana okafor keeps", "joining Halvorsen & Pike as CFO": the verb or the
+                # preposition after a name is not part of it.
+                end = ent[-2].idx + len(ent[-2].text)
                 value = text[start:end]
             lead = _LEADING.match(value) or _FOREIGN_INTRO.match(value)
             if lead is None and _AFTER_ICH.search(text, max(0, start - 8), start):
@@ -101,6 +106,9 @@ class SpacyNerDetector:
                 value = value[:-2]
             if not value.strip() or (len(value) < 2 and label is not Label.DATE) or _CONTRACTION.fullmatch(value):
                 continue
+            if (label in (Label.LOCATION, Label.ORG) and value.isupper() and len(value) <= 3
+                    and _POSSESSIVE_BEFORE.search(text, max(0, start - 8), start) and place_kind(value)[0] == "country"):
+                continue  # "my GP", "our PM": a role's abbreviation, not a country's code
             if label is not Label.DATE and _FIELD_COLON.match(text, end) and is_field_label(value):
                 continue  # "Meine Adresse:", "Adresse de livraison:": a field's label, not a name
             if value.casefold() in NOT_ENTITIES or (label is Label.ORG and is_generic_org(value)):
