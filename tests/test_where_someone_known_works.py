@@ -1,6 +1,6 @@
 """Where someone the writer knows works, studies or is treated is theirs to keep private
-("my GP is Dr. X at <clinic>", "my brother at <academy>"); a famous institution stays
-for the judge to weigh. A role's abbreviation after "my" ("my GP", "our PM") is no
+("our GP is Dr. X at <clinic>", "my brother at <academy>"); a famous institution stays
+for the judge to weigh. A role's abbreviation after a possessive ("our GP", "her PM") is no
 country's code, and a preposition NER ran into a firm's name is not part of it
 (agent/decide/relevance.py _RELATION_AT_BEFORE, agent/detect/ner.py). Sentences of our own."""
 
@@ -15,7 +15,7 @@ from agent.session.conversation import Conversation
 @pytest.mark.parametrize(
     "text, org",
     [
-        ("My GP is Dr. Ilse Marchetti at Brightwater Clinic, can you help me write to her?", "Brightwater Clinic"),
+        ("Our GP is Dr. Ilse Marchetti at Brightwater Clinic, can you help me write to her?", "Brightwater Clinic"),
         ("My brother teaches at Quillfield Academy and wants a new CV.", "Quillfield Academy"),
         ("Our nanny used to work for Pebblestone Childcare; write her a reference.", "Pebblestone Childcare"),
     ],
@@ -27,7 +27,7 @@ def test_the_workplace_of_someone_known_is_swapped(privacy_engine, text, org):
     assert org not in result.sanitized
 
 
-@pytest.mark.parametrize("text", ["My GP says I should rest.", "Our PM moved the deadline.", "Ask my TA for the slides."])
+@pytest.mark.parametrize("text", ["Our GP says I should rest.", "Her PM moved the deadline.", "Ask your TA for the slides."])
 def test_a_role_abbreviation_after_a_possessive_is_no_place(privacy_engine, text):
     result = privacy_engine.sanitize(text, Conversation("role-abbrev", seed=4))
     assert result.sanitized == text, result.sanitized

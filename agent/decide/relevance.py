@@ -216,7 +216,7 @@ _RELATION_AT_BEFORE = re.compile(
     r"(?:[^.!?\n]|(?:(?<=Dr)|(?<=Mr)|(?<=Ms)|(?<=Mrs)|(?<=Prof))\.){0,60}?"
     r"\b(?:at|with|from|for|in)\s+(?:the\s+)?['\"“]?$"
 )
-# A name written this often is a famous institution ("Harvard", "Mayo Clinic"): the
+# A name written this often is a famous institution ("Mayo Clinic", "Oxford"): the
 # judge weighs it, not the relation rule above.
 _FAMOUS_ZIPF = 3.0
 # Who owns a note in code ("TODO(<name>):", "@author <name>"): a developer, never a

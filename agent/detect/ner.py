@@ -108,7 +108,7 @@ class SpacyNerDetector:
                 continue
             if (label in (Label.LOCATION, Label.ORG) and value.isupper() and len(value) <= 3
                     and _POSSESSIVE_BEFORE.search(text, max(0, start - 8), start) and place_kind(value)[0] == "country"):
-                continue  # "my GP", "our PM": a role's abbreviation, not a country's code
+                continue  # "our PM", "her TA": a role's abbreviation, not a country's code
             if label is not Label.DATE and _FIELD_COLON.match(text, end) and is_field_label(value):
                 continue  # "Meine Adresse:", "Adresse de livraison:": a field's label, not a name
             if value.casefold() in NOT_ENTITIES or (label is Label.ORG and is_generic_org(value)):
