@@ -52,6 +52,7 @@ def _owner_handle(value: str) -> bool:
     surname), or of several pieces not all everyday words; not a topic ("TODO(later)",
     "NOTE(perf)") nor a ticket ("TODO(PROJ-123)" is in capitals)."""
     from agent.knowledge.names import lexicon
+    from agent.knowledge.frequency import zipf
     from agent.knowledge.words import is_common_word
 
     if not _HANDLE.fullmatch(value) or len(value) < 3:
@@ -64,6 +65,10 @@ def _owner_handle(value: str) -> bool:
                 or (len(word) > 4 and names.is_last_name(word[1:])))  # "mlindqvist"
 
     if any(a_name(w) and not is_common_word(w) for w in words):
+        return True
+    if len(words) == 1 and len(words[0]) >= 6 and zipf(words[0]) == 0 and words[0] not in CODE_NAMES:
+        # "tkowalewska": an initial and a surname no list knows; no English text uses it
+        # ("TODO(cleanup)", "NOTE(perf)" are words, and short).
         return True
     return len(words) >= 2 and not all(is_common_word(w) or w in CODE_NAMES for w in words)
 
@@ -113,7 +118,12 @@ class CodeNameDetector:
                 else:
                     self._add(spans, text, match.start("v"), value)
         for match in _HEADER.finditer(text):
-            self._add(spans, text, match.start("v"), match.group("v").strip())
+            value = match.group("v").strip()
+            if _owner_handle(value):  # "// owner: mbeckett", "Author: dmitri.volkov"
+                start = text.index(value, match.start("v"))
+                spans.append(Span(start, start + len(value), Label.USERNAME, value, 0.8, self.name))
+            else:
+                self._add(spans, text, match.start("v"), value)
         return spans
 
     def _add(self, spans: list[Span], text: str, start: int, value: str) -> None:
