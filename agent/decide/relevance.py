@@ -195,8 +195,8 @@ _PERSONAL_PLACE = re.compile(
 _ADDRESS_CONTEXT = re.compile(r"(?i)\b(?:address|home|house|apartment|flat|office|store|shop|branch)\b[^.!?\n]{0,25}\b(?:in|at|on)\s+$")
 _PERSONAL_ORG = re.compile(
     r"(?i)(?:\b(?:i|we)\s+(?:work|worked|am working|intern|interned|am interning)\s+(?:at|for|with)\s+|"
-    r"\b(?:my|our)\s+(?:company|employer|firm|client|customer|startup|business|team|school|agency|"
-    r"organi[sz]ation|store|shop|brand|restaurant|clinic|practice|bank|landlord)\s+(?:is\s+|called\s+|named\s+)?|"
+    r"\b(?:my|our|his|her|their)\s+(?:company|employer|firm|client|customer|startup|business|team|school|agency|"
+    r"organi[sz]ation|store|shop|brand|restaurant|clinic|practice|bank|landlord),?\s+(?:is\s+|called\s+|named\s+)?|"
     r"\b(?:our|my|the)\s+client,?\s+|"
     r"\bjob\s+(?:at|with)\s+|\binternship\s+at\s+|\bhired\s+(?:at|by)\s+|\bapply(?:ing)?\s+(?:to|at)\s+|"
     r"\bjoin(?:ing|ed)?\s+|\bacquir(?:e|ing|ed)\s+(?:the\s+company\s+)?|\b(?:our|my)\s+|\blaid\s+off\s+from\s+|"

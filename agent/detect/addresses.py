@@ -16,7 +16,7 @@ _US_STATES = (
     "AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|"
     "NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC|PR"
 )
-_CITY_STATE_ZIP = rf"(?:,?\s*[A-Z][A-Za-z.'\- ]{{1,30}},\s*(?:{_US_STATES})\.?\s+\d{{5}}(?:-\d{{4}})?)"
+_CITY_STATE_ZIP = rf"(?:,?\s*[A-Z][A-Za-z.'\- ]{{1,30}}(?:,\s*|[ \t]+)(?:{_US_STATES})\.?\s+\d{{5}}(?:-\d{{4}})?\b)"
 # Street names in languages that write the type as a suffix or prefix word.
 _EU_STREET = (
     r"[A-ZÄÖÜÅÆØÉ][\wäöüßåæøéèêàáíóúñç'\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|"
@@ -50,7 +50,7 @@ _POSTCODE_TOWN = (
 _DIGIT = re.compile(r"\d")
 _HANGUL = re.compile(r"[가-힣]")
 _UNIT_WORD = re.compile(r"(?i)\b(?:Apt|Apartment|Suite|Unit|Flat)\.?\s*#?\s*\d")
-_UNIT_BEFORE = re.compile(r"\b(?:Apt|Apartment|Suite|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[ \t]+$")
+_UNIT_BEFORE = re.compile(r"\b(?:Apt|Apartment|Suite|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?,?[ \t]+$")
 # A street of capitalised words with an optional house number, for "the corner of A and B".
 _CORNER_STREET = r"(?:\d{1,5}[ \t]+)?[A-ZÀ-Þ][\w'’\-]*\.?(?:[ \t]+(?:\d{1,5}\b|[A-ZÀ-Þ][\w'’\-]*\.?)){0,3}"
 

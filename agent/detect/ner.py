@@ -16,7 +16,7 @@ from agent.knowledge.frequency import zipf
 from agent.knowledge.geonames import geo_index
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import NOT_ENTITIES, is_field_label
-from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM, GENERIC_ORG_WORDS, is_generic_org
+from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM, GENERIC_ORG_WORDS, INDUSTRY_WORDS, is_generic_org
 from agent.knowledge.places import is_known_place, place_kind
 from agent.knowledge.words import is_common_word
 
@@ -119,6 +119,8 @@ class SpacyNerDetector:
                 label = Label.ORG  # "St. Luke's Hospital", "Lincoln Elementary School"
             if label is not Label.DATE and len(value.split()) > 1 and ENDS_WITH_LEGAL_FORM.search(value):
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
+            elif label is Label.PERSON and _ends_with_org_word(value, names):
+                label = Label.ORG  # "Fernhollow Labs", "Larkspur Elementary": a firm's or a school's word last
             elif label is Label.ORG and " " not in value and place_kind(value)[0] in ("country", "state", "continent", "region"):
                 label = Label.LOCATION  # "APAC", "EMEA": regions NER took for organisations
             elif (label is Label.ORG and " " not in value and value[:1].isupper() and place_kind(value)[0] == "city"
@@ -302,6 +304,18 @@ _PLACE_WORDS_BEFORE = frozenset({"in", "across", "around", "throughout", "near",
 
 # Words after which a city is where someone goes or lives ("moved to Tampere").
 _MOVE_WORDS = _PLACE_WORDS_BEFORE | {"to", "from", "at"}
+
+
+def _ends_with_org_word(value: str, names) -> bool:
+    """A name whose last word is a kind of organisation ("Labs", "Elementary", "Clinic")
+    that is no surname ("Church", "Law" are both)."""
+    words = value.split()
+    last = words[-1].strip(".,'’")
+    return (len(words) > 1 and len(last) >= 3 and last[:1].isupper()
+            and last.casefold() in _ORG_KIND_WORDS and not names.is_last_name(last))
+
+
+_ORG_KIND_WORDS = GENERIC_ORG_WORDS | INDUSTRY_WORDS
 
 
 def _after_place_word(ent, words: frozenset[str] = _PLACE_WORDS_BEFORE) -> bool:

@@ -205,6 +205,9 @@ class Substituter:
         # The street is the first line / the part before the first comma; the rest is town,
         # region, country and postcode.
         cut = min((i for i in (real.find(","), real.find("\n")) if i > 0), default=len(real))
+        if not re.search(r"[^\W\d_]{3,}", real[:cut]):  # "Flat 2, 17 Wexford Gardens, ...": the unit first
+            later = [i for i in (real.find(",", cut + 1), real.find("\n", cut + 1)) if i > 0]
+            cut = min(later, default=len(real))
 
         def swap_street(match: re.Match[str]) -> str:
             token = match.group()
@@ -227,6 +230,10 @@ class Substituter:
             words_run = match.group()
             if any(ch.isdigit() for ch in words_run):
                 return same_shape(rng, words_run)
+            code = re.fullmatch(r"(.+?)([ \t]+)([A-Z]{2})", words_run)
+            if code and place_kind(code.group(3))[0] in ("state", "country", "region"):
+                # "Hoboken NJ": the town changes, its state's code stays (as "Hoboken, NJ" does)
+                return swap_town(re.match(r".+", code.group(1))) + code.group(2) + code.group(3)
             if street_types.match(words_run) or (words_run.isupper() and len(words_run) <= 3) or place_kind(
                 words_run
             )[0] in ("country", "state"):
