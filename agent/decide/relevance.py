@@ -216,6 +216,12 @@ _RELATION_AT_BEFORE = re.compile(
     r"(?:[^.!?\n]|(?:(?<=Dr)|(?<=Mr)|(?<=Ms)|(?<=Mrs)|(?<=Prof))\.){0,60}?"
     r"\b(?:at|with|from|for|in)\s+(?:the\s+)?['\"“]?$"
 )
+# A signature block above the span: a closing line, then up to three short lines (name,
+# title) on which the organisation stands ("Thanks,\nAda Roe\nCounsel | <firm>").
+_SIGNATURE_ABOVE = re.compile(
+    r"(?im)^[ \t]*(?:thanks|thank you|many thanks|regards|best|best regards|kind regards|warm regards|cheers|"
+    r"sincerely|yours sincerely|yours truly)[ \t]*[,!.]?[ \t]*\n(?:[^\n]{1,60}\n){0,3}[^\n]{0,60}$"
+)
 # A name written this often is a famous institution ("Mayo Clinic", "Oxford"): the
 # judge weighs it, not the relation rule above.
 _FAMOUS_ZIPF = 3.0
@@ -672,6 +678,8 @@ class RelevanceRules:
         public = is_public(span.text, Label.ORG) or is_public(span.text, Label.MISC) or self._public_prefix(span.text)
         if _ROLE_AT.search(before) and not public:
             return Verdict(False, 0.85, "your organisation or client")
+        if _SIGNATURE_ABOVE.search(whole, max(0, span.start - 300), span.start) and not public:
+            return Verdict(False, 0.85, "your organisation or client")  # the firm in the writer's signature
         if _RELATION_AT_BEFORE.search(before) and not public and zipf(span.text) < _FAMOUS_ZIPF:
             return Verdict(False, 0.85, "where you or someone you know lives or works")
         if public:

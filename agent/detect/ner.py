@@ -121,6 +121,10 @@ class SpacyNerDetector:
                 label = Label.ORG  # "Globex GmbH" is a company, whatever the parse says
             elif label is Label.PERSON and _ends_with_org_word(value, names):
                 label = Label.ORG  # "Fernhollow Labs", "Larkspur Elementary": a firm's or a school's word last
+            elif label is Label.LOCATION and _ends_with_trade_word(value):
+                label = Label.ORG  # "Vantora Legal" under a signature: a firm, not a place
+            elif label is Label.NORP and _never_written_group(value):
+                label = Label.PERSON  # "loop in Oyelaran": no text writes a group by that word; a name
             elif label is Label.ORG and " " not in value and place_kind(value)[0] in ("country", "state", "continent", "region"):
                 label = Label.LOCATION  # "APAC", "EMEA": regions NER took for organisations
             elif (label is Label.ORG and " " not in value and value[:1].isupper() and place_kind(value)[0] == "city"
@@ -316,6 +320,28 @@ def _ends_with_org_word(value: str, names) -> bool:
 
 
 _ORG_KIND_WORDS = GENERIC_ORG_WORDS | INDUSTRY_WORDS
+# Words that end a business's name and never a place's (a place may end in "City",
+# "County", "Court" or "Market"; a firm in "Legal" or "Logistics").
+_TRADE_WORDS = INDUSTRY_WORDS | frozenset({
+    "legal", "labs", "lab", "partners", "solutions", "systems", "technologies", "technology", "software",
+    "consulting", "capital", "ventures", "analytics", "media", "digital", "pharma", "pharmaceuticals", "robotics",
+    "telecom", "finance", "financial", "advisors", "entertainment",
+})
+# How rare names of peoples and faiths end ("Sammarinese", "Ni-Vanuatu's Tannese"); not
+# "-an", which surnames share ("Oyelaran").
+_GROUP_ENDINGS = ("ese", "ian", "ean", "ish", "ic", "ite", "ist")
+
+
+def _ends_with_trade_word(value: str) -> bool:
+    words = value.split()
+    return len(words) > 1 and words[-1].casefold() in _TRADE_WORDS and not is_known_place(value)
+
+
+def _never_written_group(value: str) -> bool:
+    """One capitalised word no corpus of English ever wrote (Zipf 0) and not shaped like a
+    people's or a faith's name: NER's "group" is then a person's name."""
+    return (" " not in value and value[:1].isupper() and value[1:].islower() and len(value) >= 4
+            and zipf(value) == 0 and not value.casefold().endswith(_GROUP_ENDINGS))
 
 
 def _after_place_word(ent, words: frozenset[str] = _PLACE_WORDS_BEFORE) -> bool:
