@@ -18,6 +18,7 @@ from agent import paths
 from agent.decide.pasted import FICTION_SPEC_BEFORE, in_pasted_document
 from agent.decide.place_cues import origin_or_home, where_someone_they_know_is, where_the_writer_is
 from agent.decide.unknown_names import unknown_name
+from agent.detect.person_names import FAMILY_BEFORE, is_family_plural
 from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
@@ -196,7 +197,9 @@ _ADDRESS_CONTEXT = re.compile(r"(?i)\b(?:address|home|house|apartment|flat|offic
 _PERSONAL_ORG = re.compile(
     r"(?i)(?:\b(?:i|we)\s+(?:work|worked|am working|intern|interned|am interning)\s+(?:at|for|with)\s+|"
     r"\b(?:my|our|his|her|their)\s+(?:company|employer|firm|client|customer|startup|business|team|school|agency|"
-    r"organi[sz]ation|store|shop|brand|restaurant|clinic|practice|bank|landlord),?\s+(?:is\s+|called\s+|named\s+)?|"
+    r"organi[sz]ation|store|shop|brand|restaurant|clinic|practice|bank|landlord|insurer|insurance company|"
+    r"health insurer|provider|lender|mortgage lender|carrier|gym|university|college|hospital|accountants?|"
+    r"solicitors?|law firm),?\s+(?:is\s+|called\s+|named\s+|\()?|"
     r"\b(?:our|my|the)\s+client,?\s+|"
     r"\bjob\s+(?:at|with)\s+|\binternship\s+at\s+|\bhired\s+(?:at|by)\s+|\bapply(?:ing)?\s+(?:to|at)\s+|"
     r"\bjoin(?:ing|ed)?\s+|\bacquir(?:e|ing|ed)\s+(?:the\s+company\s+)?|\b(?:our|my)\s+|\blaid\s+off\s+from\s+|"
@@ -634,6 +637,8 @@ class RelevanceRules:
     def _person(self, span: Span, before: str, after: str, whole: str) -> Verdict:
         if _SELF_NAME.search(before) or _RELATION_BEFORE.search(before):
             return Verdict(False, 0.9, "a private person")
+        if FAMILY_BEFORE.search(before) and is_family_plural(span.text) and not is_public(span.text[:-1], Label.PERSON):
+            return Verdict(False, 0.9, "a private person")  # "dinner at the Johnsons'": a household
         if is_public(span.text, Label.PERSON):
             return Verdict(True, 0.85, "public figure")
         tokens = span.text.split()

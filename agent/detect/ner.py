@@ -9,14 +9,19 @@ from agent.detect.base import DetectionContext
 from agent.detect.cyrillic_names import name_bounds as cyrillic_name_bounds
 from agent.detect.cyrillic_names import not_a_name as cyrillic_not_a_name
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
-from agent.detect.person_names import kinship_letters
+from agent.detect.person_names import FAMILY_BEFORE, is_family_plural, kinship_letters
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
 from agent.knowledge.geonames import geo_index
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import NOT_ENTITIES, is_field_label
-from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM, GENERIC_ORG_WORDS, INDUSTRY_WORDS, is_generic_org
+from agent.knowledge.org_words import (
+    ENDS_WITH_LEGAL_FORM,
+    GENERIC_ORG_WORDS,
+    INDUSTRY_WORDS,
+    is_generic_org,
+)
 from agent.knowledge.places import is_known_place, place_kind
 from agent.knowledge.words import is_common_word
 
@@ -125,6 +130,20 @@ class SpacyNerDetector:
                 label = Label.ORG  # "Vantora Legal" under a signature: a firm, not a place
             elif label is Label.NORP and _never_written_group(value):
                 label = Label.PERSON  # "loop in Oyelaran": no text writes a group by that word; a name
+            elif label is Label.ORG and _couple(value, names):
+                # "Arjun & Meera Iyer": two given names, a couple, not a firm: two people
+                first = value.split()[0]
+                spans.append(Span(start, start + len(first), Label.PERSON, first, _BASE_SCORE[Label.PERSON], self.name))
+                start = start + re.search(r"\s(?:&|and)\s+", value).end()
+                value = text[start:end]
+                label = Label.PERSON
+            elif label in (Label.LOCATION, Label.ORG, Label.NORP) and FAMILY_BEFORE.search(text, max(0, start - 5), start) and is_family_plural(value):
+                label = Label.PERSON  # "the Kowalczyks": a family by its surname
+            elif (label is Label.LOCATION and " " not in value and names.info(value).first_in and not is_known_place(value)
+                  and not is_common_word(value) and not _after_place_word(ent) and _acts_next(ent)):
+                # "about Lilou missing school": a given name no gazetteer knows as a place,
+                # doing something a place does not
+                label = Label.PERSON
             elif label is Label.ORG and " " not in value and place_kind(value)[0] in ("country", "state", "continent", "region"):
                 label = Label.LOCATION  # "APAC", "EMEA": regions NER took for organisations
             elif (label is Label.ORG and " " not in value and value[:1].isupper() and place_kind(value)[0] == "city"
@@ -330,6 +349,23 @@ _TRADE_WORDS = INDUSTRY_WORDS | frozenset({
 # How rare names of peoples and faiths end ("Sammarinese", "Ni-Vanuatu's Tannese"); not
 # "-an", which surnames share ("Oyelaran").
 _GROUP_ENDINGS = ("ese", "ian", "ean", "ish", "ic", "ite", "ist")
+
+
+def _acts_next(ent) -> bool:
+    """The word after the entity is a verb it does ("Lilou missing", "Lilou said")."""
+    doc = ent.doc
+    return ent.end < len(doc) and doc[ent.end].tag_ in ("VBG", "VBD", "VBZ", "MD")
+
+
+def _couple(value: str, names) -> bool:
+    """"Arjun & Meera Iyer", "Tom and Ana": given names on both sides of the "and" (a law
+    firm joins surnames: "Hupe & Parrish")."""
+    parts = re.split(r"\s+(?:&|and)\s+", value)
+    if len(parts) != 2 or not all(parts):
+        return False
+    left, right = parts[0].split(), parts[1].split()
+    return len(left) == 1 and 1 <= len(right) <= 2 and all(
+        names.info(word).first_in and not names.is_last_name(word) for word in (left[0], right[0]))
 
 
 def _ends_with_trade_word(value: str) -> bool:

@@ -226,6 +226,32 @@ _RARE_WORD = 200  # occurrences in the English frequency list: hardly ever an or
 _LOWER_RELATION_HINT = re.compile(rf"\b(?:my|our|his|her|their)[ \t]+(?:{RELATION_PATTERN})\b")
 
 
+# "the Kowalczyks": a family named by its surname.
+FAMILY_BEFORE = re.compile(r"\b[Tt]he[ \t]+$")
+_FAMILY = re.compile(r"\b[Tt]he[ \t]+(?P<v>[A-Z][a-zà-öø-ÿ'’]+s)\b(?!['’]\w)")
+
+
+_FAMOUS_PLURAL = 3.0  # Zipf: a plural written this often names a band, a show or a team
+
+
+def is_family_plural(value: str) -> bool:
+    """"Kowalczyks", "Okonjos": a surname with an "s" (after "the"), or a word whose "s"
+    form no text writes while the word itself is written: a name, not a place's plural
+    like "the Rockies"."""
+    from agent.knowledge.frequency import zipf
+
+    if " " in value or not value.endswith("s") or not value[:1].isupper() or is_known_place(value):
+        return False
+    if zipf(value) >= _FAMOUS_PLURAL:
+        return False  # "the Beatles", "the Simpsons", "the Smiths": a band or a show first
+
+    names = lexicon()
+    stem = value[:-2] if value.endswith("es") and names.is_last_name(value[:-2]) else value[:-1]
+    if is_common_word(stem) and not names.is_last_name(stem):
+        return False  # "the Blues", "the Greens": words, not families
+    return names.is_last_name(stem) or (zipf(value) == 0 and 0 < zipf(stem) < 3)
+
+
 class PersonNameDetector:
     name = "person_names"
     labels = frozenset({Label.PERSON})
@@ -238,6 +264,8 @@ class PersonNameDetector:
         spans += self._by_surname(text) + self._by_capitals(text) + self._by_introduction(text) + self._by_address(text)
         spans += self._by_script_border(text) + self._by_kinship_letter(text) + self._by_roster(text)
         spans += self._by_lower_pair(text) + self._by_lower_relation(text) + self._by_citation(text)
+        spans += [Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.7, self.name)
+                  for m in _FAMILY.finditer(text) if is_family_plural(m.group("v"))]
         if self.pipeline is not None:
             try:
                 analysis = context.analysis or LazyAnalysis(self.pipeline, text)

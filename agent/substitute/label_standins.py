@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from agent.detect.person_names import FAMILY_BEFORE
 from agent.detect.spec import StandInRequest
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
 from agent.knowledge.person_words import ET_AL_AFTER
@@ -24,9 +25,16 @@ NORP_POOL = (
 
 # -- generators ---------------------------------------------------------------------------
 def person(r: StandInRequest) -> str | None:
+    if FAMILY_BEFORE.search(r.text, max(0, r.start - 5), r.start) and re.fullmatch(r"[A-Z][^\W\d_]+s", r.real):
+        # "the Kowalczyks": a family by its surname, so another surname with its "s"
+        stand_in = r.helpers.persons.make(r.real[:-1], r.text[: r.start], r.conversation, r.rng, r.is_free, surname=True)
+        if not stand_in or " " in stand_in:
+            return None
+        return stand_in + ("es" if re.search(r"(?:s|x|z|ch|sh)$", stand_in) else "s")  # "the Gonzalezes"
     # "<Surname> et al.": the first author of a citation is named by their surname.
     surname = bool(ET_AL_AFTER.match(r.text, r.start + len(r.real)))
     return r.helpers.persons.make(r.real, r.text[: r.start], r.conversation, r.rng, r.is_free, surname=surname)
+
 
 
 def email(r: StandInRequest) -> str | None:

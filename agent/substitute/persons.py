@@ -89,8 +89,9 @@ class PersonSurrogates:
         relation = kin.group(1).casefold() if kin else ""
         if gender_hint is None and relation:
             gender_hint = "male" if relation in MALE_KIN else "female" if relation in FEMALE_KIN else None
-        if relation in RELATION_WORDS and len(parsed.parts) == 1 and not parsed.titles and not title_before and not surname:
-            # "my husband Raj", "our tutor Kwame": one's own people go by their given name,
+        if (relation in RELATION_WORDS and len(parsed.parts) == 1 and not parsed.titles
+                and (not title_before or title_before in RELATION_WORDS) and not surname):
+            # "my husband Raj", "our tutor Kwame", "Uncle Ferdie": one's own people go by their given name,
             # even one the lists know only as a surname somewhere.
             parsed.roles = ["first"]
         roles, locale, gender = self.read_name(parsed.parts, parsed.roles)
