@@ -14,6 +14,7 @@ from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
 from agent.knowledge.geonames import geo_index
+from agent.knowledge.hosts import is_service_label
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import NOT_ENTITIES, is_field_label
 from agent.knowledge.org_words import (
@@ -114,6 +115,8 @@ class SpacyNerDetector:
             if (label in (Label.LOCATION, Label.ORG) and value.isupper() and len(value) <= 3
                     and _POSSESSIVE_BEFORE.search(text, max(0, start - 8), start) and place_kind(value)[0] == "country"):
                 continue  # "our PM", "her TA": a role's abbreviation, not a country's code
+            if label in (Label.PERSON, Label.ORG) and value.islower() and "-" in value and is_service_label(value):
+                continue  # "the deploy to prod-eu": an environment's name, nobody's
             if label is not Label.DATE and _FIELD_COLON.match(text, end) and is_field_label(value):
                 continue  # "Meine Adresse:", "Adresse de livraison:": a field's label, not a name
             if value.casefold() in NOT_ENTITIES or (label is Label.ORG and is_generic_org(value)):
@@ -139,8 +142,9 @@ class SpacyNerDetector:
                 label = Label.PERSON
             elif label in (Label.LOCATION, Label.ORG, Label.NORP) and FAMILY_BEFORE.search(text, max(0, start - 5), start) and is_family_plural(value):
                 label = Label.PERSON  # "the Kowalczyks": a family by its surname
-            elif (label is Label.LOCATION and " " not in value and names.info(value).first_in and not is_known_place(value)
-                  and not is_common_word(value) and not _after_place_word(ent) and _acts_next(ent)):
+            elif (label in (Label.LOCATION, Label.ORG) and " " not in value and names.info(value).first_in
+                  and not is_known_place(value) and not is_listed_company(value) and not is_common_word(value)
+                  and not _after_place_word(ent) and _acts_next(ent)):
                 # "about Lilou missing school": a given name no gazetteer knows as a place,
                 # doing something a place does not
                 label = Label.PERSON
@@ -354,7 +358,10 @@ _GROUP_ENDINGS = ("ese", "ian", "ean", "ish", "ic", "ite", "ist")
 def _acts_next(ent) -> bool:
     """The word after the entity is a verb it does ("Lilou missing", "Lilou said")."""
     doc = ent.doc
-    return ent.end < len(doc) and doc[ent.end].tag_ in ("VBG", "VBD", "VBZ", "MD")
+    at = ent.end
+    if at + 1 < len(doc) and doc[at].lower_ in ("pls", "plz", "please"):
+        return doc[at + 1].tag_ == "VB"  # "Sunniva pls check"
+    return at < len(doc) and doc[at].tag_ in ("VBG", "VBD", "VBZ", "MD")
 
 
 def _couple(value: str, names) -> bool:

@@ -172,7 +172,12 @@ class HotwordIdDetector:
         r"(?i)\b(?:nos?\.|numbers?|application|applications|case|cases|file|ref(?:erence)?)\s*:?\s*"
         r"(?P<v>\d{1,7}(?:/\d{1,4}){1,3}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,7}(?:/\d{1,4}){1,3})*)"
     )
-    _mention = re.compile(r"(?<![\w@.])@(?P<v>[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?)(?![\w@])")
+    _mention = re.compile(r"(?<![\w@.])@(?P<v>[A-Za-z0-9_](?:[A-Za-z0-9_.\-]{0,28}[A-Za-z0-9_])?)(?![\w@])")
+    # Who a chat app's broadcast mention reaches, not a person: "@channel", "@here".
+    _broadcast = frozenset({"channel", "here", "everyone", "all", "someone"})
+    # A Cash App "$cashtag", where the text names the app.
+    _cashtag = re.compile(r"(?<![\w$])\$(?P<v>[A-Za-z][A-Za-z0-9_\-]{1,19})(?![\w$])")
+    _cashtag_cue = re.compile(r"(?i)\bcash\s?app\b|\bcashtag")
     _digit = re.compile(r"\d")
     _not_username = frozenset({"the", "a", "an", "my", "your", "not", "and", "or", "name", "required", "here", "agent"})
 
@@ -199,8 +204,14 @@ class HotwordIdDetector:
             start = match.start("v")
             spans.append(Span(start, start + len(value), Label.USERNAME, value, 0.85, self.name))
         for match in self._mention.finditer(text) if "@" in text else ():
+            if match.group("v").casefold() in self._broadcast:
+                continue
             start, end = match.span()
             spans.append(Span(start, end, Label.USERNAME, match.group(), 0.7, self.name))
+        if "$" in text and self._cashtag_cue.search(text):
+            for match in self._cashtag.finditer(text):
+                if not re.fullmatch(r"[A-Z]{1,5}", match.group("v")):  # "$AAPL" is a ticker
+                    spans.append(Span(match.start(), match.end(), Label.USERNAME, match.group(), 0.8, self.name))
         return spans
 
 
