@@ -366,7 +366,7 @@ def _acts_next(ent) -> bool:
 
 def _couple(value: str, names) -> bool:
     """"Arjun & Meera Iyer", "Tom and Ana": given names on both sides of the "and" (a law
-    firm joins surnames: "Hupe & Parrish")."""
+    firm joins surnames: "Quenby & Aldous")."""
     parts = re.split(r"\s+(?:&|and)\s+", value)
     if len(parts) != 2 or not all(parts):
         return False
