@@ -57,11 +57,19 @@ _CJK_LEGAL_NAME = re.compile(
     rf"|株式会社{_KANJI_NAME}|{_KANJI_NAME}(?:株式会社|有限公司|有限责任公司|股份有限公司)"
 )
 # PascalCase with an inner capital ("BrightDesk", "PayLoop"); camelCase is code.
-# "Globex LLC", "Brightwave Ltd", "Acme Holdings GmbH": capitalised words + a legal form.
+# "Globex LLC", "Brightwave Ltd", "Acme Holdings GmbH", "Quenby & Aldous LLP": capitalised
+# words (an "&" between them) + a legal form.
 _LEGAL_NAME = re.compile(
-    rf"\b(?:[A-Z][\w&'’\-]*\s+){{1,4}}"
+    rf"\b[A-Z][\w&'’\-]*\s+(?:(?:[A-Z][\w&'’\-]*|&)\s+){{0,3}}"
     rf"(?:{legal_form_alternation(f for f in LEGAL_FORMS if f not in AMBIGUOUS_LEGAL_FORMS)})\b\.?"
 )
+# Words that open a sentence before a company's name without being part of it: articles,
+# prepositions, and the verbs of a request ("Contact Acme GmbH", "Invoice Globex Ltd").
+_NOT_A_NAME_WORD = frozenset({
+    "The", "A", "An", "At", "For", "From", "With", "Our", "My", "Dear", "To", "By", "Contact", "Email", "E-mail",
+    "Call", "Ask", "Tell", "Invoice", "Pay", "Thank", "Thanks", "Message", "Write", "Sue", "Hire", "Visit", "Join",
+    "Cc", "Bcc", "Re", "Fwd", "Attn",
+})
 _CAMEL = re.compile(r"(?<![\w@./\\-])[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+[A-Z]*(?![\w@./\\-])")
 # "Bright Smile Dental", "Rapid Flow Plumbing": up to three capitalised words, a trade,
 # and the generic words or legal form after it ("Golden Crust Bakery Ltd").
@@ -149,7 +157,7 @@ class OrganisationDetector:
         for m in _LEGAL_NAME.finditer(text):
             value = m.group()
             words = value.split()
-            while words and words[0] in ("The", "A", "An", "At", "For", "From", "With", "Our", "My", "Dear"):
+            while words and words[0] in _NOT_A_NAME_WORD:
                 words.pop(0)
             if len(words) >= 2:
                 start = m.end() - len(" ".join(words)) if value.endswith(" ".join(words)) else m.start()

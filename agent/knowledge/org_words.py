@@ -16,6 +16,8 @@ LEGAL_FORMS = (
     "Co", "Company", "PLC", "plc", "LLP", "LP", "BV", "B.V.", "NV", "N.V.", "Oy", "AB", "AS", "A/S",
     "ApS", "Pty", "Pvt", "SE", "S.p.A.", "SpA", "S.r.l.", "Srl", "SARL", "S.A.R.L.", "SAS", "KG",
     "KGaA", "e.V.", "Sp. z o.o.",
+    # German partnerships with a company as partner: one form, not "& Co." and a country code
+    "GmbH & Co. KG", "AG & Co. KG", "AG & Co. KGaA", "SE & Co. KGaA", "GmbH & Co. KGaA",
 )
 # Forms that are also ordinary words or abbreviations ("The Company", "WORK AS", "their
 # new LP"): after capitalised words they do not make a company name by themselves.
@@ -23,7 +25,7 @@ AMBIGUOUS_LEGAL_FORMS = frozenset({"Co", "Company", "AS", "LP"})
 # Forms only a private company has: a listed company is an Inc., a PLC, an AG, an S.A.
 PRIVATE_LEGAL_FORMS = frozenset(
     {"GmbH", "Ltd", "LLC", "L.L.C.", "LLP", "Pty", "SARL", "S.A.R.L.", "Srl", "S.r.l.", "BV", "B.V.",
-     "Oy", "AB", "AS", "ApS", "Sp. z o.o."}
+     "Oy", "AB", "AS", "ApS", "Sp. z o.o.", "GmbH & Co. KG", "GmbH & Co. KGaA"}
 )
 # Words after a company's name that say how it is owned or grouped, not which one it is.
 _OWNERSHIP_WORDS = ("&", "and", "Sons", "Holdings", "Group")
