@@ -46,6 +46,8 @@ _BASE_SCORE = {
 _JUNK = re.compile(r"^[\W\d_]+$|@|://|[(){}\[\]<>=;|\\]|\w\.\w+\(|\b\w+_\w+|\d+[/.\-]\d+[/.\-]\d+")
 # A label's colon right after a span ("Lieferadresse: ...").
 _FIELD_COLON = re.compile(r"[ \t]*:")
+# Titles only a person has (not "St." of a saint's town): "ms. delgado", "Mrs. Paris".
+_PERSONAL_TITLE_BEFORE = re.compile(r"(?i)\b(?:mr|mrs|ms|miss|mx|dr|prof)\.?[ \t]+$")
 _POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|our|your|his|her|their)[ \t]+$")
 _CONTRACTION = re.compile(r"(?i)\w{0,2}['’]\w{1,2}")  # "n’t", "I'm": never a name
 
@@ -131,6 +133,8 @@ class SpacyNerDetector:
                 label = Label.ORG  # "Fernhollow Labs", "Larkspur Elementary": a firm's or a school's word last
             elif label is Label.LOCATION and _ends_with_trade_word(value):
                 label = Label.ORG  # "Vantora Legal" under a signature: a firm, not a place
+            elif label in (Label.PERSON, Label.LOCATION, Label.ORG, Label.NORP) and _PERSONAL_TITLE_BEFORE.search(text, max(0, start - 8), start):
+                label = Label.PERSON  # "ms. delgado", "Dr. Okafor": a title says who, whatever NER saw
             elif label is Label.NORP and _never_written_group(value):
                 label = Label.PERSON  # "loop in Oyelaran": no text writes a group by that word; a name
             elif label is Label.ORG and _couple(value, names):

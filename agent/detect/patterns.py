@@ -140,7 +140,7 @@ class MacDetector(RegexDetector):
 
 
 # -- identifiers near a hotword ---------------------------------------------------------
-_ID_HOTWORDS = (
+ID_HOTWORDS = (
     r"order|account|acct|a/c|invoice|ticket|case|customer|member(?:ship)?|employee|staff|"
     r"passport|licen[cs]e|driver'?s?\s+licen[cs]e|DL|policy|tracking|reference|ref|confirmation|"
     r"booking|reservation|serial|routing|sort\s+code|patient|student|claim|loan|contract|client|"
@@ -159,7 +159,7 @@ class HotwordIdDetector:
     labels = frozenset({Label.ID, Label.USERNAME})
     _id = re.compile(
         # The hotword is a whole word: "cards-on-..." is no "card" followed by an ID.
-        rf"(?i)\b(?:{_ID_HOTWORDS})(?![^\W\d_])(?:\s+(?:number|num|no|nr|code|id|#))?\.?"
+        rf"(?i)\b(?:{ID_HOTWORDS})(?![^\W\d_])(?:\s+(?:number|num|no|nr|code|id|#))?\.?"
         r"(?:\s+(?:is|was|of|for|reads?))?\s*[:#=\-]?\s*(?:is\s+)?"
         r"(?P<v>(?=[A-Za-z0-9\-/]*\d)[A-Za-z0-9][A-Za-z0-9\-/]{3,40}[A-Za-z0-9])"
     )

@@ -41,7 +41,7 @@ from agent.detect.nlp import LazyAnalysis, ModelMissing, SpacyPipeline, shared_p
 from agent.detect.obfuscated import ObfuscatedEmailDetector
 from agent.detect.one_word_names import OneWordNameDetector
 from agent.detect.org_cues import OrgCueDetector
-from agent.detect.patterns import pattern_detectors
+from agent.detect.patterns import ID_HOTWORDS, pattern_detectors
 from agent.detect.person_names import PersonNameDetector, kinship_letters, split_repeated_first_word
 from agent.detect.person_repeats import person_word_repeats
 from agent.detect.scene_headings import in_scene_heading
@@ -116,6 +116,8 @@ class DetectorRegistry:
             return True
         if span.label not in _GUESSED:
             return False
+        if _ID_CUE.fullmatch(span.text) and _ID_AFTER.match(text, span.end):
+            return True  # "MRN 44-1923-88", "Policy #A-77": the cue of the number after it, no firm
         if is_code(text, span, token_rules=span.label is not Label.USERNAME):
             return True
         if self._code_text is None or self._code_text[0] is not text:
@@ -188,6 +190,9 @@ class DetectorRegistry:
 # from validated patterns.
 _GUESSED = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC, Label.USERNAME})
 _AUTHORITATIVE = frozenset({"always_protect", "custom", "memory"})
+# An identifier's cue word, and the number right after it.
+_ID_CUE = re.compile(rf"(?i)(?:{ID_HOTWORDS})(?:\s+(?:number|num|no|nr|id))?\.?")
+_ID_AFTER = re.compile(r"[ \t]*(?:[:#=]|no\.?)?[ \t]*#?[A-Za-z]{0,4}-?\d")
 # Top-level domains that are also file extensions or attribute names in code.
 _CODE_TLDS = frozenset({"id", "so", "sh", "py", "js", "ts", "md", "rs", "go", "pl", "rb", "cc", "in", "is", "it", "to",
                         "me", "no", "at", "be", "us", "dev", "app", "info", "name", "ai", "co", "tv", "ly"})
