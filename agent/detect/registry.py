@@ -49,6 +49,7 @@ from agent.detect.secrets import SecretDetector
 from agent.detect.table import propagating_labels
 from agent.detect.user_lists import AlwaysProtectDetector, CustomPatternDetector
 from agent.entities import Label, Span
+from agent.knowledge.languages import ordinary_foreign_words
 from agent.knowledge.names import lexicon
 from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM
 from agent.knowledge.person_words import ET_AL, ET_AL_AFTER, TITLE_PATTERN, TITLE_WORDS
@@ -116,6 +117,8 @@ class DetectorRegistry:
             return True
         if span.label not in _GUESSED:
             return False
+        if span.label is not Label.USERNAME and ordinary_foreign_words(text, span.text):
+            return True  # "Ihre Rechnung Nr", "Groetjes": the prompt's own language, not a name
         if _ID_CUE.fullmatch(span.text) and _ID_AFTER.match(text, span.end):
             return True  # "MRN 44-1923-88", "Policy #A-77": the cue of the number after it, no firm
         if is_code(text, span, token_rules=span.label is not Label.USERNAME):
