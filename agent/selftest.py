@@ -42,9 +42,9 @@ if TYPE_CHECKING:
 # Synthetic data only. Every kind here is one the rules must replace whatever the policy.
 SAMPLE_PROMPT = (
     "Write one short sentence to Anjali Gupta (anjali.gupta@acme-example.com, phone "
-    "+1 415 555 0132) to confirm that the invoice was paid."
+    "+1 415 555 0132) to confirm that the invoice at billing.acme-example.com/inv/4471 was paid."
 )
-MUST_NOT_BE_SENT = ("Anjali Gupta", "anjali.gupta@acme-example.com", "+1 415 555 0132")
+MUST_NOT_BE_SENT = ("Anjali Gupta", "anjali.gupta@acme-example.com", "+1 415 555 0132", "acme-example.com/inv/4471")
 DEFAULT_MAX_TOKENS = 24
 
 

