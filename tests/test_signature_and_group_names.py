@@ -43,3 +43,21 @@ def test_rare_peoples_stay_groups(privacy_engine):
     text = "The Sammarinese delegation and the Nigerian team met in Geneva."
     result = privacy_engine.sanitize(text, Conversation("norp-rare", seed=9))
     assert not [e for e in result.entities if e.label is Label.PERSON]
+
+
+def test_a_given_name_read_as_a_group_then_her_is_a_person(privacy_engine):
+    text = "Please draft a reminder to Hollis that her rent for the flat is late."
+    result = privacy_engine.sanitize(text, Conversation("norp-given", seed=9))
+    entry = next(e for e in result.entities if e.real == "Hollis")
+    assert entry.label is Label.PERSON and "Hollis" not in result.sanitized
+    assert not [e for e in privacy_engine.sanitize("The Roma community met; she spoke.", Conversation("roma", seed=9)).entities
+                if e.label is Label.PERSON]
+
+
+def test_the_users_own_business_is_theirs(privacy_engine):
+    for text in ("As the owner of Tidewater Ceramics, I need a W-9 cover letter.",
+                 "I run Tidewater Ceramics and need a price list."):
+        result = privacy_engine.sanitize(text, Conversation("own-business", seed=9))
+        assert "Tidewater" not in result.sanitized, result.sanitized
+    result = privacy_engine.sanitize("Who is the CEO of Microsoft?", Conversation("ceo-public", seed=9))
+    assert "Microsoft" in result.sanitized

@@ -201,6 +201,8 @@ _PERSONAL_ORG = re.compile(
     r"health insurer|provider|lender|mortgage lender|carrier|gym|university|college|hospital|accountants?|"
     r"solicitors?|law firm),?\s+(?:is\s+|called\s+|named\s+|\()?|"
     r"\b(?:our|my|the)\s+client,?\s+|"
+    r"\b(?:as|i'm|i’m|i\s+am|we\s+are)\s+(?:the\s+|an?\s+)?(?:owner|owners|founder|founders|co-?founder|ceo|"
+    r"managing\s+director|proprietor)\s+(?:of|at)\s+|\b(?:i|we)\s+(?:own|run|founded|started)\s+|"
     r"\bjob\s+(?:at|with)\s+|\binternship\s+at\s+|\bhired\s+(?:at|by)\s+|\bapply(?:ing)?\s+(?:to|at)\s+|"
     r"\bjoin(?:ing|ed)?\s+|\bacquir(?:e|ing|ed)\s+(?:the\s+company\s+)?|\b(?:our|my)\s+|\blaid\s+off\s+from\s+|"
     r"\bfired\s+from\s+|\bbidding\s+on\s+|\bon\s+behalf\s+of\s+)['\"“]?$"

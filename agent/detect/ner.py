@@ -135,6 +135,9 @@ class SpacyNerDetector:
                 label = Label.ORG  # "Vantora Legal" under a signature: a firm, not a place
             elif label in (Label.PERSON, Label.LOCATION, Label.ORG, Label.NORP) and _PERSONAL_TITLE_BEFORE.search(text, max(0, start - 8), start):
                 label = Label.PERSON  # "ms. delgado", "Dr. Okafor": a title says who, whatever NER saw
+            elif (label is Label.NORP and " " not in value and names.is_first_name(value)
+                  and person_pronoun_in(ent.doc[ent.end : ent.end + 12])):
+                label = Label.PERSON  # "remind Hollis that her rent is late": a given name, then "her"
             elif label is Label.NORP and _never_written_group(value):
                 label = Label.PERSON  # "loop in Oyelaran": no text writes a group by that word; a name
             elif label is Label.ORG and _couple(value, names):
