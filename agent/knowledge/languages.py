@@ -42,7 +42,7 @@ def text_language(text: str) -> str | None:
 
 
 def common_in(word: str, language: str) -> bool:
-    """An ordinary word of that language ("numéro" in French)."""
+    """An ordinary word of that language ("numéro" for French)."""
     word = word.strip(".,;:!?\"'’()[]").casefold()
     return bool(word) and _zipf_in(word, language) >= _COMMON
 
