@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from agent.knowledge.frequency import zipf
+from agent.knowledge.words import is_common_word
 
 LANGUAGES = ("de", "fr", "es", "it", "pt", "nl")
 _COMMON = 3.5  # Zipf: a word every speaker writes ("Rechnung" 4.6, "Gruß" 4.0)
@@ -33,7 +33,7 @@ def text_language(text: str) -> str | None:
     words = [w.casefold() for w in _WORD.findall(text[:2000])][:_SAMPLE]
     if len(words) < 4:
         return None
-    foreign = [w for w in words if zipf(w) < 3.0]
+    foreign = [w for w in words if not is_common_word(w)]  # a dictionary lookup: English prompts stop here
     if len(foreign) < max(3, _MIN_FOREIGN_SHARE * len(words)):
         return None
     counts = {lang: sum(_zipf_in(w, lang) >= 3.0 for w in foreign) for lang in LANGUAGES}
@@ -55,10 +55,8 @@ def ordinary_foreign_words(text: str, value: str) -> bool:
     from agent.knowledge.places import is_known_place
 
     words = value.split()
-    if not words or is_known_place(value):
-        return False
-    language = text_language(text)
-    if language is None:
+    language = text_language(text) if words else None
+    if language is None or is_known_place(value):
         return False
     names = lexicon()
     return all(common_in(w, language) and not (w[:1].isupper() and (names.is_first_name(w) or names.is_last_name(w)))
