@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from agent.knowledge.frequency import zipf
 from agent.knowledge.words import is_common_word
 
 LANGUAGES = ("de", "fr", "es", "it", "pt", "nl")
@@ -33,7 +34,9 @@ def text_language(text: str) -> str | None:
     words = [w.casefold() for w in _WORD.findall(text[:2000])][:_SAMPLE]
     if len(words) < 4:
         return None
-    foreign = [w for w in words if not is_common_word(w)]  # a dictionary lookup: English prompts stop here
+    # English if a dictionary lookup says so, else if wordfreq writes it often (the lookup
+    # first: most words of an English prompt never reach wordfreq).
+    foreign = [w for w in words if not is_common_word(w) and zipf(w) < 3.0]
     if len(foreign) < max(3, _MIN_FOREIGN_SHARE * len(words)):
         return None
     counts = {lang: sum(_zipf_in(w, lang) >= 3.0 for w in foreign) for lang in LANGUAGES}
