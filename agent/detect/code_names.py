@@ -51,8 +51,8 @@ def _owner_handle(value: str) -> bool:
     """A lower-case handle made of a name ("dmitri.volkov", "mlindqvist": an initial and a
     surname), or of several pieces not all everyday words; not a topic ("TODO(later)",
     "NOTE(perf)") nor a ticket ("TODO(PROJ-123)" is in capitals)."""
-    from agent.knowledge.names import lexicon
     from agent.knowledge.frequency import zipf
+    from agent.knowledge.names import lexicon
     from agent.knowledge.words import is_common_word
 
     if not _HANDLE.fullmatch(value) or len(value) < 3:

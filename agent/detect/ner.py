@@ -144,7 +144,7 @@ class SpacyNerDetector:
                 # "Arjun & Meera Iyer": two given names, a couple, not a firm: two people
                 first = value.split()[0]
                 spans.append(Span(start, start + len(first), Label.PERSON, first, _BASE_SCORE[Label.PERSON], self.name))
-                start = start + re.search(r"\s(?:&|and)\s+", value).end()
+                start = start + _COUPLE_JOINT.search(value).end()
                 value = text[start:end]
                 label = Label.PERSON
             elif label in (Label.LOCATION, Label.ORG, Label.NORP) and FAMILY_BEFORE.search(text, max(0, start - 5), start) and is_family_plural(value):
@@ -371,10 +371,13 @@ def _acts_next(ent) -> bool:
     return at < len(doc) and doc[at].tag_ in ("VBG", "VBD", "VBZ", "MD")
 
 
+_COUPLE_JOINT = re.compile(r"\s+(?:&|and)\s+")
+
+
 def _couple(value: str, names) -> bool:
     """"Arjun & Meera Iyer", "Tom and Ana": given names on both sides of the "and" (a law
     firm joins surnames: "Quenby & Aldous")."""
-    parts = re.split(r"\s+(?:&|and)\s+", value)
+    parts = _COUPLE_JOINT.split(value)
     if len(parts) != 2 or not all(parts):
         return False
     left, right = parts[0].split(), parts[1].split()

@@ -16,6 +16,7 @@ from agent.detect.base import DetectionContext
 from agent.detect.cyrillic_names import not_a_name as cyrillic_not_a_name
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
+from agent.knowledge.frequency import zipf
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
 from agent.knowledge.person_words import ET_AL, RELATION_PATTERN, TITLE_PATTERN
@@ -238,8 +239,6 @@ def is_family_plural(value: str) -> bool:
     """"Kowalczyks", "Okonjos": a surname with an "s" (after "the"), or a word whose "s"
     form no text writes while the word itself is written: a name, not a place's plural
     like "the Rockies"."""
-    from agent.knowledge.frequency import zipf
-
     if " " in value or not value.endswith("s") or not value[:1].isupper() or is_known_place(value):
         return False
     if zipf(value) >= _FAMOUS_PLURAL:

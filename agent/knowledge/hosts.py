@@ -10,6 +10,7 @@ the suffix.
 from __future__ import annotations
 
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 # The words a host's first labels use to name a service rather than an owner: machine
 # roles, environments and common apps of IT practice (written from general knowledge,
@@ -61,3 +62,12 @@ def is_service_label(label: str) -> bool:
     # A region or numbered instance: "eu-west-1", "us-east", "node3" keeps its service word.
     parts = [p for p in label.replace("_", "-").split("-") if p]
     return len(parts) > 1 and all(p in SERVICE_LABELS or p.isdigit() for p in parts)
+
+
+def registrable_domain(link: str) -> str:
+    """"acme-corp.io" of "https://db.acme-corp.io/x" or "db.acme-corp.io" (empty for no
+    host, an IP or a single label)."""
+    host = urlsplit(link if "://" in link else "http://" + link).hostname or ""
+    if not host or host.replace(".", "").isdigit() or "." not in host:
+        return ""
+    return split_host(host)[1]

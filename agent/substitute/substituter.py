@@ -11,14 +11,13 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Sequence
-from urllib.parse import urlsplit
 
 from agent.detect.spec import StandInRequest
 from agent.detect.table import label_row, row_of
 from agent.detect.validators import digits_of
 from agent.engine.local_tasks import SurrogateProposer
 from agent.entities import Action, Label, Span
-from agent.knowledge.hosts import split_host
+from agent.knowledge.hosts import registrable_domain
 from agent.knowledge.places import (
     STREET_CONNECTORS,
     STREET_PREFIX_LOCALES,
@@ -226,14 +225,13 @@ class Substituter:
                 return match_case(token[: -len(suffix)], rng.choice(words)) + token[-len(suffix):]
             return match_case(token, rng.choice(words))
 
-        def swap_town(match: re.Match[str]) -> str:
-            words_run = match.group()
+        def swap_town(words_run: str) -> str:
             if any(ch.isdigit() for ch in words_run):
                 return same_shape(rng, words_run)
             code = re.fullmatch(r"(.+?)([ \t]+)([A-Z]{2})", words_run)
             if code and place_kind(code.group(3))[0] in ("state", "country", "region"):
                 # "Hoboken NJ": the town changes, its state's code stays (as "Hoboken, NJ" does)
-                return swap_town(re.match(r".+", code.group(1))) + code.group(2) + code.group(3)
+                return swap_town(code.group(1)) + code.group(2) + code.group(3)
             if street_types.match(words_run) or (words_run.isupper() and len(words_run) <= 3) or place_kind(
                 words_run
             )[0] in ("country", "state"):
@@ -252,7 +250,7 @@ class Substituter:
 
         street = re.sub(r"[^\s,]+", swap_street, real[:cut])
         town = re.sub(
-            r"\S*\d\S*|[A-ZÀ-Þ][^\s\d,]*(?:[ \t]+(?![A-Za-z]*\d)[A-ZÀ-Þa-zà-ÿ][^\s\d,]*)*", swap_town, real[cut:]
+            r"\S*\d\S*|[A-ZÀ-Þ][^\s\d,]*(?:[ \t]+(?![A-Za-z]*\d)[A-ZÀ-Þa-zà-ÿ][^\s\d,]*)*", lambda m: swap_town(m.group()), real[cut:]
         )
         return street + town
 
@@ -319,17 +317,9 @@ def _take_in_domains(mapping: dict[str, str], entries: Sequence[MapEntry]) -> No
         if entry.label is Label.EMAIL and "@" in entry.real and "@" in entry.stand_in:
             mapping.setdefault(entry.real.rpartition("@")[2].lower(), entry.stand_in.rpartition("@")[2].lower())
         elif entry.label is Label.URL:
-            real, fake = _registrable_domain(entry.real), _registrable_domain(entry.stand_in)
+            real, fake = registrable_domain(entry.real), registrable_domain(entry.stand_in)
             if real and fake and real != fake:
                 mapping.setdefault(real, fake)
-
-
-def _registrable_domain(link: str) -> str:
-    """"acme-corp.io" of "https://db.acme-corp.io/x" (empty for no host or an IP)."""
-    host = urlsplit(link if "://" in link else "http://" + link).hostname or ""
-    if not host or host.replace(".", "").isdigit() or "." not in host:
-        return ""
-    return split_host(host)[1]
 
 
 def _count_labels(given: Counter[Label], entries: Sequence[MapEntry]) -> None:

@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agent.knowledge.geonames import fold_place, geo_index, read_cities, read_city_other_names
+from agent.knowledge.geonames import fold_place, geo_index, read_cities_with_other_names
 
 # Population classes a reader tells apart: a town, a city, a big city, a metropolis.
 _SIZE_BOUNDS = (50_000, 200_000, 1_000_000, 5_000_000)
@@ -42,22 +42,22 @@ class TownIndex:
     def __init__(self) -> None:
         by_name: dict[str, list[Town]] = {}
         by_country: dict[str, list[Town]] = {}
-        for row in read_cities():  # one city at a time, only these four fields
+        other_names: list[tuple[Town, list[str]]] = []
+        # One city at a time, only these four fields (and a big city's other names).
+        for row, others in read_cities_with_other_names(_OTHER_NAMES_FROM):
             town = Town(row.name, row.country, row.region, row.population)
             by_name.setdefault(fold_place(town.name), []).append(town)
             by_country.setdefault(town.country, []).append(town)
-        for towns in (*by_name.values(), *by_country.values()):
-            towns.sort(key=lambda t: -t.population)
+            if others:
+                other_names.append((town, others))
         # A big city by another of its names ("Torino", "München"): without it, a prompt
-        # that writes the city as its people do got a town of another country.
-        known = {(t.name, t.country, t.region, t.population): t for t in (x for ts in by_country.values() for x in ts)}
+        # that writes the city as its people do got a town of another country. A town's
+        # own name always wins.
         by_other_name: dict[str, list[Town]] = {}
-        for row, others in read_city_other_names(_OTHER_NAMES_FROM):
-            town = known.get((row.name, row.country, row.region, row.population))
+        for town, others in other_names:
             for key in {fold_place(other) for other in others} - by_name.keys():
-                if town is not None:
-                    by_other_name.setdefault(key, []).append(town)
-        for towns in by_other_name.values():
+                by_other_name.setdefault(key, []).append(town)
+        for towns in (*by_name.values(), *by_country.values(), *by_other_name.values()):
             towns.sort(key=lambda t: -t.population)
         self._by_name = by_name
         self._by_other_name = by_other_name
