@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.entities import Label
+from agent.entities import Action, Label
 from agent.knowledge.company_shapes import UnknownShape, unknown_shape
 from agent.session.conversation import Conversation
 
@@ -136,3 +136,29 @@ def test_a_relative_named_by_one_name_gets_a_given_name(privacy_engine, text, na
         result = privacy_engine.sanitize(text, Conversation(f"relative-{seed}", seed=seed))
         sent = next(e.sent for e in result.entities if e.real == name)
         assert lexicon().info(sent).is_first, sent
+
+
+@pytest.mark.parametrize(
+    "text, name, sex",
+    [
+        ("Can you remind Hollis that her rent is due on Friday?", "Hollis", "female"),  # any sex in the lists
+        ("Draft a note to Marion saying his parcel arrived.", "Marion", "male"),  # a woman's name in the en list
+        ("Tell Quorvane she can pick up the keys at noon.", "Quorvane", "female"),  # no list knows Quorvane
+    ],
+)
+def test_a_pronoun_after_a_name_says_its_sex(privacy_engine, text, name, sex):
+    from agent.knowledge.names import lexicon
+
+    for seed in range(6):
+        result = privacy_engine.sanitize(text, Conversation(f"pronoun-{seed}", seed=seed), {name: Action.REPLACE})
+        sent = next(e.sent for e in result.entities if e.real == name)
+        assert lexicon().gender_of(sent, "") in (sex, "any"), (sent, lexicon().gender_of(sent, ""))
+
+
+def test_a_pronoun_after_another_name_says_nothing_of_the_first():
+    from agent.substitute.persons import pronoun_after
+
+    assert pronoun_after(" whether Tom liked his gift.") is None
+    assert pronoun_after(" left. Then she called.") is None  # another sentence
+    assert pronoun_after(" that her rent is due") == "female"
+    assert pronoun_after(", who lost his keys") == "male"

@@ -33,7 +33,8 @@ def person(r: StandInRequest) -> str | None:
         return stand_in + ("es" if re.search(r"(?:s|x|z|ch|sh)$", stand_in) else "s")  # "the Gonzalezes"
     # "<Surname> et al.": the first author of a citation is named by their surname.
     surname = bool(ET_AL_AFTER.match(r.text, r.start + len(r.real)))
-    return r.helpers.persons.make(r.real, r.text[: r.start], r.conversation, r.rng, r.is_free, surname=surname)
+    return r.helpers.persons.make(r.real, r.text[: r.start], r.conversation, r.rng, r.is_free, surname=surname,
+                                  text_after=r.text[r.start + len(r.real):])
 
 
 

@@ -58,10 +58,11 @@ class PersonSurrogates:
         self._pools: dict[tuple, list[str]] = {}  # see _pool_for
 
     def make(self, value: str, text_before: str, conversation: Conversation, rng: random.Random,
-             is_free, surname: bool = False) -> str | None:
+             is_free, surname: bool = False, text_after: str = "") -> str | None:
         """A stand-in for the person `value`; `is_free(candidate)` says whether a
         candidate may be used (not a real value, not another stand-in, not in the text).
-        `surname`: a one-word value is known to be a surname (a cited author)."""
+        `surname`: a one-word value is known to be a surname (a cited author).
+        `text_after`: what follows the value (a pronoun there says the stand-in's sex)."""
         if is_cjk_name(value):  # Hangul, Han or Katakana: a name of that language and script
             stand_in = cjk_person_stand_in(value, rng, is_free)
             if stand_in is not None:
@@ -89,6 +90,8 @@ class PersonSurrogates:
         relation = kin.group(1).casefold() if kin else ""
         if gender_hint is None and relation:
             gender_hint = "male" if relation in MALE_KIN else "female" if relation in FEMALE_KIN else None
+        if gender_hint is None:
+            gender_hint = pronoun_after(text_after)
         if (relation in RELATION_WORDS and len(parsed.parts) == 1 and not parsed.titles
                 and (not title_before or title_before in RELATION_WORDS) and not surname):
             # "my husband Raj", "our tutor Kwame", "Uncle Ferdie": one's own people go by their given name,
@@ -386,3 +389,18 @@ def derive_partial(mention: str, full_real: str, full_stand_in: str) -> str | No
             return None
         out.append(match_case(token, stand_in))
     return " ".join(out)
+
+
+# The first third-person pronoun after a name in its sentence, before any other name
+# ("remind Hollis that her rent is due": Hollis is a woman, whatever the name lists say;
+# "ask Hollis if Tom liked his gift": "his" is Tom's, so no hint).
+_PRONOUN_OR_STOP = re.compile(r"(?i)\b(?:(he|him|his|himself)|(she|her|hers|herself))\b|(?-i:\s[A-Z][a-z])|[.!?\n;]")
+
+
+def pronoun_after(text_after: str) -> str | None:
+    """"male" or "female" when a pronoun after the name says so, else None."""
+    match = _PRONOUN_OR_STOP.search(text_after[:80])
+    if match is None or not (match.group(1) or match.group(2)):
+        return None
+    return "male" if match.group(1) else "female"
+
