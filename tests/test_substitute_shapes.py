@@ -369,3 +369,22 @@ def test_a_region_gets_a_region_of_its_country(seed, region):
     real, country = region
     fake = fake_place(rng_for(seed, real), real, lambda candidate: True, f"We are moving to {real} next spring.")
     assert fake != real and _country_code(fake) == country, fake
+
+
+def test_handle_words_leave_out_names_that_are_everyday_words():
+    # A surname that is also a word reads as the word in a lower-case handle.
+    from agent.substitute.handles import _handle_words
+
+    words = {w for ws in _handle_words().values() for w in ws}
+    assert not words & {"gay", "butts", "hooker", "dick", "cox", "bush"}
+    assert len(words) > 300
+
+
+@prop
+@given(seed=seeds)
+def test_short_handles_of_one_shape_get_different_words(seed):
+    from agent.substitute.handles import handle_like
+
+    # Few names of two letters are not also words: initials must still spread out.
+    stand_ins = {handle_like(seed, h) for h in ("jd7", "kl7", "mp7", "rt7")}
+    assert len(stand_ins) >= 3, stand_ins

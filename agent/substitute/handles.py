@@ -109,15 +109,27 @@ def _take_in(people: _People, entries: Sequence[MapEntry], persons: PersonSurrog
             single.append((last[0], "", last[1], ""))
 
 
+# Occurrences in pyspellchecker's subtitle list above which a name is also a word someone
+# says ("cox" 114, "hardy" 913; "kowalski" 0).
+_WORD_IN_SUBTITLES = 100
+# A run of letters draws from words of its length, or of lengths near it until there are
+# this many to draw from.
+_FEWEST_WORDS = 30
+
+
 @lru_cache(maxsize=1)
 def _handle_words() -> dict[int, tuple[str, ...]]:
     """Lower-case words handles are made of (first names, surnames, everyday brand words),
-    by length."""
+    by length. A name that is also an everyday English word ("Gay", "Butts", "Randy") is
+    left out: in a lower-case handle it reads as the word ("@gay-kristopher-0"), and the
+    name lists are used unfiltered elsewhere."""
     from agent.knowledge.names import lexicon
     from agent.knowledge.org_words import BRAND_WORDS
+    from agent.knowledge.words import word_frequency
 
     names = lexicon()
-    words = {w.casefold() for w in names.first_names("en_US", "any") + names.last_names("en_US") + BRAND_WORDS}
+    name_words = {w.casefold() for w in names.first_names("en_US", "any") + names.last_names("en_US")}
+    words = {w for w in name_words if word_frequency(w) < _WORD_IN_SUBTITLES} | {w.casefold() for w in BRAND_WORDS}
     by_length: dict[int, list[str]] = {}
     for word in sorted(words):
         if word.isascii() and word.isalpha():
@@ -138,7 +150,7 @@ def handle_like(seed: int, handle: str) -> str:
     def word_for(run: str) -> str:
         for spread in (0, 1, 2, 3):
             pool = [w for n in range(len(run) - spread, len(run) + spread + 1) for w in words.get(n, ()) if w != run.casefold()]
-            if pool:
+            if len(pool) >= _FEWEST_WORDS:  # two handles of one shape rarely draw the same word
                 break
         word = rng.choice(pool) if pool and len(run) > 1 else rng.choice("abcdefghijklmnoprstvw")
         if run.isupper() and len(run) > 1:
