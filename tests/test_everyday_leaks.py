@@ -162,3 +162,32 @@ def test_a_pronoun_after_another_name_says_nothing_of_the_first():
     assert pronoun_after(" left. Then she called.") is None  # another sentence
     assert pronoun_after(" that her rent is due") == "female"
     assert pronoun_after(", who lost his keys") == "male"
+
+
+@pytest.mark.parametrize(
+    "text, secrets",
+    [
+        # the employer of a stretch of working life, and its town
+        ("After 6 years at Halvorsen Freight in Tacoma, I want to change careers. Rewrite my summary.",
+         ("Halvorsen Freight", "Tacoma")),
+        ("I spent two years with Pellworth Dynamics in Spokane before this job; how do I explain the gap?",
+         ("Pellworth Dynamics", "Spokane")),
+        # a mid-size town GeoNames knows, named where someone works (NER missed it; the
+        # name rule read it as a person)
+        ("My wife works for Ostrander Labs in Boise and hates the commute.", ("Ostrander Labs", "Boise")),
+    ],
+)
+def test_where_someone_works_and_its_town_are_swapped(privacy_engine, text, secrets):
+    sent = privacy_engine.sanitize(text, Conversation("workplace")).sanitized
+    assert not [s for s in secrets if s in sent], sent
+
+
+def test_a_town_after_a_place_preposition_is_a_place_not_a_person(privacy_engine):
+    text = "My wife works for Ostrander Labs in Boise and hates the commute."
+    labels = {s.text: s.label for s in privacy_engine.detect(text)}
+    assert labels.get("Boise") is Label.LOCATION, labels
+
+
+def test_a_trip_to_a_mid_size_town_keeps_the_town(privacy_engine):
+    text = "I'm flying to Spokane next week for a conference, what should I pack for the weather there?"
+    assert "Spokane" in privacy_engine.sanitize(text, Conversation("trip")).sanitized

@@ -82,6 +82,15 @@ _HERE_NOW = re.compile(
     r"(?:^|[,;:]|\bwe|\bi)\s*(?:(?:out|up|down|over|back)\s+)?here\s+in)\s+(?:the\s+)?$"
 )
 
+# Where someone works, named with the employer: "after 6 years at Brandt Freight in X",
+# "my wife works for Ostrander Labs in X". The firm is a capitalised name, so "I want a
+# job at a hotel in X" (a wish, no firm) is left alone.
+_WORKPLACE_IN = re.compile(
+    r"(?:(?i:\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|several|many|few)\s+(?:years?|months?|decades?)\s+(?:at|with))"
+    rf"|(?i:\b{_WHO}\s+(?:\w+\s+)?(?:work(?:s|ed|ing)?|intern(?:s|ed)?|teach(?:es)?|taught)\s+(?:at|for)))"
+    r"\s+(?:the\s+)?(?:[A-Z][\w&'’.\-]*\s+){1,4}(?i:in|near|outside)\s+(?:the\s+)?$"
+)
+
 
 # Each cue needs one of these words; a tail with none of them is not searched (most are
 # not: the scan with the leading alternation costs ~50 us per pattern, the test ~1 us).
@@ -107,6 +116,16 @@ def where_someone_they_know_is(before: str) -> bool:
     tail = before[-120:]
     return any(w in tail.casefold() for w in ("my", "our", "his", "her", "their")) and (
         _RELATION_IN.search(tail) is not None or _RELATION_MOVED.search(tail) is not None
+    )
+
+
+def where_someone_works(before: str) -> bool:
+    """The place is where the writer or someone they write about works ("after six years
+    at <firm> in X")."""
+    tail = before[-120:]
+    low = tail.casefold()
+    return any(w in low for w in ("year", "month", "decade", "work", "intern", "teach", "taught")) and (
+        _WORKPLACE_IN.search(tail) is not None
     )
 
 

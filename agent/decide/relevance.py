@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from agent import paths
 from agent.decide.pasted import FICTION_SPEC_BEFORE, in_pasted_document
-from agent.decide.place_cues import origin_or_home, where_someone_they_know_is, where_the_writer_is
+from agent.decide.place_cues import origin_or_home, where_someone_they_know_is, where_someone_works, where_the_writer_is
 from agent.decide.unknown_names import unknown_name
 from agent.detect.person_names import FAMILY_BEFORE, is_family_plural
 from agent.detect.trie_regex import trie_alternation
@@ -237,7 +237,11 @@ _CODE_OWNER_BEFORE = re.compile(r"(?:\b(?:TODO|FIXME|XXX|HACK|BUG)\s*\(\s*|@auth
 # previous role at X", "At X, I led ...": where they worked or studied.
 _PAST_WORKPLACE_BEFORE = re.compile(
     r"(?i)\b(?:during\s+my\s+(?:time|years?|work|stint|studies|internship)|my\s+(?:time|years|stint|tenure|days)|"
-    r"my\s+(?:previous|former|last|past|first)\s+(?:role|position|job|post|employer|internship))\s+(?:at|with|in)\s+(?:the\s+)?$"
+    r"my\s+(?:previous|former|last|past|first)\s+(?:role|position|job|post|employer|internship)|"
+    # "after 6 years at X", "I spent two years with X": a stretch of someone's working life
+    r"(?:after|spent|spending|with|following|over)\s+(?:(?:nearly|almost|over|about)\s+)?"
+    r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|several|many|a\s+few)\s+(?:years?|months?|decades?))"
+    r"\s+(?:at|with|in)\s+(?:the\s+)?$"
 )
 _SENTENCE_START_AT = re.compile(r"(?i)^\s*(?:while\s+)?at\s+(?:the\s+)?$")
 _FIRST_PERSON_PAST_AFTER = re.compile(r"^,?\s+(?:I|[Ww]e)\s+(?:\w+ly\s+)?(?:\w+ed|led|built|ran|taught|wrote|made|grew|won|began|took|got|met|saw|spent|sold|found|learnt)\b")
@@ -727,6 +731,7 @@ class RelevanceRules:
             return PERSONAL_PLACE
         if span.label is Label.LOCATION and not _region(span.text) and (
             where_someone_they_know_is(before)
+            or where_someone_works(before)
             or (where_the_writer_is(before)
                 and not (PLACE_TOPIC.search(before) or PLACE_TOPIC.search(after) or PLACE_TOPIC_PROMPT.search(text)))
         ):

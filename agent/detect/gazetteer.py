@@ -118,7 +118,30 @@ class PlaceDetector:
             for m in insensitive.finditer(text)
             if not m.group()[0].isupper()
         ]
+        listed = [(s.start, s.end) for s in spans]
+        spans += [s for s in _towns_after_prepositions(text) if not any(a < s.end and s.start < b for a, b in listed)]
         return spans
+
+
+# "works in Boise", "moved near Tacoma": the list above holds each country's biggest 40
+# towns (the stand-in pools); after a place preposition any GeoNames city of 100,000
+# people or more is one, unless its name is also a word or a first name.
+_AFTER_PLACE_PREPOSITION = re.compile(r"\b(?:in|near|from|to|outside|around)[ \t]+([A-Z][a-z][\w'’\-]*(?:[ \t][A-Z][a-z][\w'’\-]*)?)")
+_SIZEABLE_TOWN = 100_000
+
+
+def _towns_after_prepositions(text: str) -> list[Span]:
+    geo = geo_index()
+    out = []
+    for m in _AFTER_PLACE_PREPOSITION.finditer(text):
+        words = m.group(1)
+        for candidate in (words, words.split()[0]) if " " in words else (words,):
+            place = geo.lookup(candidate)
+            if (place is not None and place.kind == "city" and place.population >= _SIZEABLE_TOWN
+                    and candidate.casefold() not in NOT_ENTITIES and not _ordinary_word(candidate)):
+                out.append(Span(m.start(1), m.start(1) + len(candidate), Label.LOCATION, candidate, 0.55, PlaceDetector.name))
+                break
+    return out
 
 
 def _ordinary_word(name: str) -> bool:

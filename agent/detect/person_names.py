@@ -727,6 +727,7 @@ class PersonNameDetector:
                 and not (doc[i + 1].is_title or doc[i + 1].pos_ == "PROPN")
                 and token.text not in NOT_NAMES
                 and not is_known_place(token.text)
+                and not (doc[i - 1].lower_ in _PLACE_PREPOSITIONS and _sizeable_town(token.text))
                 and not is_common_word(token.text)
                 and (token.text.isascii() or not cyrillic_not_a_name(token.text))
             ):
@@ -880,6 +881,20 @@ _FUNCTION_WORDS = frozenset(
     "a an the not so very too just still also now here there in on at to from with by for of going gonna "
     "trying looking working writing asking".split()
 )
+
+
+# "works in Boise", "moved near Tacoma": after these a town GeoNames knows is the town.
+_PLACE_PREPOSITIONS = frozenset({"in", "near", "from", "to", "outside", "around"})
+_SIZEABLE_TOWN = 100_000
+
+
+def _sizeable_town(word: str) -> bool:
+    """A city of 100,000 people or more in GeoNames. The place lists' own index holds only
+    a country's biggest 40 towns (the stand-in pools), which leaves out Boise and Tacoma."""
+    from agent.knowledge.geonames import geo_index
+
+    place = geo_index().lookup(word)
+    return place is not None and place.kind == "city" and place.population >= _SIZEABLE_TOWN
 
 
 @lru_cache(maxsize=4096)
