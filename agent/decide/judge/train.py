@@ -81,6 +81,19 @@ need 0.22), so choosing a point on the curve more carefully only trades one bar 
 other. What would help is a head that separates keep from swap better (new signals), not a
 different selection. The single assignment below (prompt i in fold i % 5) is kept, so the
 shipped head stays reproducible; the study is in the session-6 closing note.
+Session 12 (2026-11-28) tried a random forest over the same features in place of the
+logistic head (scikit-learn, 100-300 trees, leaves of 2-5 rows, 30% of the features per
+split), to let the head read interactions. On the fit half (CV by prompt, five fold
+assignments) it looked better: keep/swap AUC on LOPSIDED 0.87-0.89 against 0.81, least
+cost 0.73-0.76 against 0.88. Selected there (leaves of 2, other weight 0.3, threshold
+0.15) and read once on validation: AUC 0.78 against 0.85 for this head; utility 0.183
+(the same), privacy 0.228 (+0.021), other sets' private entities kept 0.204 (-0.037).
+Cross-validated by prompt over all of dev (five assignments): AUC 0.79 against 0.81,
+least cost 0.76-0.77 against 0.82, all of it from the other sets (kept 0.09-0.11 against
+0.19) while the utility error rose (0.23 against 0.18); the mean of the two heads' AUC
+0.81, cost 0.78. The trees learn the other sets' names and LOPSIDED's keep/swap worse:
+one more point on the same trade curve, at ~0.9 ms per text (this head: 0.02 ms). Not
+shipped.
 """
 
 from __future__ import annotations
