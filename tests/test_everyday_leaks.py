@@ -175,6 +175,9 @@ def test_a_pronoun_after_another_name_says_nothing_of_the_first():
         # a mid-size town GeoNames knows, named where someone works (NER missed it; the
         # name rule read it as a person)
         ("My wife works for Ostrander Labs in Boise and hates the commute.", ("Ostrander Labs", "Boise")),
+        # a workplace NER typed as a place
+        ("My partner works at Mercy Vale as a nurse and I need a gift idea.", ("Mercy Vale",)),
+        ("She is a nurse at Saint Aldric General and works nights; suggest a thank-you note.", ("Saint Aldric General",)),
     ],
 )
 def test_where_someone_works_and_its_town_are_swapped(privacy_engine, text, secrets):

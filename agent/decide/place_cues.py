@@ -90,6 +90,12 @@ _WORKPLACE_IN = re.compile(
     rf"|(?i:\b{_WHO}\s+(?:\w+\s+)?(?:work(?:s|ed|ing)?|intern(?:s|ed)?|teach(?:es)?|taught)\s+(?:at|for)))"
     r"\s+(?:the\s+)?(?:[A-Z][\w&'’.\-]*\s+){1,4}(?i:in|near|outside)\s+(?:the\s+)?$"
 )
+# A workplace NER typed as a place: "my partner works at Mercy West", "she is a nurse at
+# X", "my son teaches at X".
+_WORKS_AT = re.compile(
+    rf"(?i)\b{_WHO}\s+(?:\w+\s+)?(?:(?:work(?:s|ed|ing)?|intern(?:s|ed)?|teach(?:es)?|taught|volunteer(?:s|ed)?)\s+at|"
+    r"(?:is|was|'s|am|'m)\s+(?:an?|the)\s+(?:[\w\-]+\s+)?[\w\-]+\s+at)\s+(?:the\s+)?$"
+)
 
 
 # Each cue needs one of these words; a tail with none of them is not searched (most are
@@ -124,8 +130,8 @@ def where_someone_works(before: str) -> bool:
     at <firm> in X")."""
     tail = before[-120:]
     low = tail.casefold()
-    return any(w in low for w in ("year", "month", "decade", "work", "intern", "teach", "taught")) and (
-        _WORKPLACE_IN.search(tail) is not None
+    return any(w in low for w in ("year", "month", "decade", "work", "intern", "teach", "taught", "volunteer", " at")) and (
+        _WORKPLACE_IN.search(tail) is not None or _WORKS_AT.search(tail) is not None
     )
 
 
