@@ -175,6 +175,7 @@ def test_a_pronoun_after_another_name_says_nothing_of_the_first():
         # a mid-size town GeoNames knows, named where someone works (NER missed it; the
         # name rule read it as a person)
         ("My wife works for Ostrander Labs in Boise and hates the commute.", ("Ostrander Labs", "Boise")),
+        ("I'm a pharmacist at a CVS in Dayton and my manager keeps scheduling 12 hour shifts. Legal in Ohio?", ("Dayton",)),
         # a workplace NER typed as a place
         ("My partner works at Mercy Vale as a nurse and I need a gift idea.", ("Mercy Vale",)),
         ("She is a nurse at Saint Aldric General and works nights; suggest a thank-you note.", ("Saint Aldric General",)),
@@ -194,3 +195,23 @@ def test_a_town_after_a_place_preposition_is_a_place_not_a_person(privacy_engine
 def test_a_trip_to_a_mid_size_town_keeps_the_town(privacy_engine):
     text = "I'm flying to Spokane next week for a conference, what should I pack for the weather there?"
     assert "Spokane" in privacy_engine.sanitize(text, Conversation("trip")).sanitized
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        ("My mortgage broker at Kestrel Home Loans says my rate is 6.8%. Is that good?", "Kestrel Home Loans"),
+        ("My sister is with Brantwood Partners now, what should I get her for her promotion?", "Brantwood Partners"),
+        # a hospital or school NER typed as a place, where someone the writer knows is
+        ("My mum was treated at Whitcombe Infirmary for her hip, how long is recovery?", "Whitcombe Infirmary"),
+        ("Our son studies at Penbury Hall and is homesick.", "Penbury Hall"),
+    ],
+)
+def test_where_someone_the_writer_knows_is_served_or_treated_is_swapped(privacy_engine, text, secret):
+    assert secret not in privacy_engine.sanitize(text, Conversation("served")).sanitized
+
+
+def test_an_illness_someone_was_diagnosed_with_is_not_their_workplace(privacy_engine):
+    # "with" after "diagnosed" names the illness; the acronym once became a made-up firm.
+    text = "My dad was diagnosed with COPD last month, what questions should we ask his doctor?"
+    assert "COPD" in privacy_engine.sanitize(text, Conversation("illness")).sanitized

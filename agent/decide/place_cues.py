@@ -87,8 +87,10 @@ _HERE_NOW = re.compile(
 # job at a hotel in X" (a wish, no firm) is left alone.
 _WORKPLACE_IN = re.compile(
     r"(?:(?i:\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|several|many|few)\s+(?:years?|months?|decades?)\s+(?:at|with))"
-    rf"|(?i:\b{_WHO}\s+(?:\w+\s+)?(?:work(?:s|ed|ing)?|intern(?:s|ed)?|teach(?:es)?|taught)\s+(?:at|for)))"
-    r"\s+(?:the\s+)?(?:[A-Z][\w&'’.\-]*\s+){1,4}(?i:in|near|outside)\s+(?:the\s+)?$"
+    rf"|(?i:\b{_WHO}\s+(?:\w+\s+)?(?:work(?:s|ed|ing)?|intern(?:s|ed)?|teach(?:es)?|taught)\s+(?:at|for))"
+    # "I'm a pharmacist at a <chain> in X": the user's role there
+    r"|(?i:\b(?:i'm|i’m|i\s+am|i\s+was|she's|he's|she\s+is|he\s+is)\s+(?:an?|the)\s+(?:[\w\-]+\s+)?[\w\-]+\s+at))"
+    r"\s+(?i:the\s+|an?\s+)?(?:[A-Z][\w&'’.\-]*\s+){1,4}(?i:in|near|outside)\s+(?:the\s+)?$"
 )
 # A workplace NER typed as a place: "my partner works at Mercy West", "she is a nurse at
 # X", "my son teaches at X".

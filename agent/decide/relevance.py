@@ -219,7 +219,10 @@ _ROLE_AT = re.compile(
 _RELATION_AT_BEFORE = re.compile(
     rf"(?i)\b(?:my|our|his|her|their)\s+(?:[a-z\-]+\s+)?(?:{RELATION_PATTERN})s?\b"
     r"(?:[^.!?\n]|(?:(?<=Dr)|(?<=Mr)|(?<=Ms)|(?<=Mrs)|(?<=Prof))\.){0,60}?"
-    r"\b(?:at|with|from|for|in)\s+(?:the\s+)?['\"“]?$"
+    # "with" only after a verb of belonging ("my sister is with X", "banks with X"):
+    # "my dad was diagnosed with COPD" names an illness, not where he works.
+    r"\b(?:at|from|for|in|(?:is|are|was|were|works?|worked|working|banks?|banked|insured|registered|signed|"
+    r"employed|contracted|placed|interning)\s+with)\s+(?:the\s+)?['\"“]?$"
 )
 # A signature block above the span: a closing line, then up to three short lines (name,
 # title) on which the organisation stands ("Thanks,\nAda Roe\nCounsel | <firm>").
@@ -501,6 +504,15 @@ def _near(text: str, span: Span, before: int = 300, after: int = 150) -> str:
 PERSONAL_PLACE = Verdict(False, _SURE, "where you or someone you know lives or works")
 
 
+def _facility_of_someone_known(value: str, before: str) -> bool:
+    """A named place that is no town NER typed as a place, where a person the writer
+    knows works, studies or is treated ("my dad was diagnosed at St. Vincent's"): the
+    ORG rule of _RELATION_AT_BEFORE for a hospital or school typed LOCATION. A name written
+    as often as a famous institution's is left alone."""
+    return (_RELATION_AT_BEFORE.search(before) is not None and geo_index().lookup(value) is None
+            and zipf(value) < _FAMOUS_ZIPF)
+
+
 def _region(value: str) -> bool:
     """A country, continent or state (GeoNames/ISO 3166), not a town."""
     place = geo_index().lookup(value)
@@ -732,6 +744,7 @@ class RelevanceRules:
         if span.label is Label.LOCATION and not _region(span.text) and (
             where_someone_they_know_is(before)
             or where_someone_works(before)
+            or _facility_of_someone_known(span.text, before)
             or (where_the_writer_is(before)
                 and not (PLACE_TOPIC.search(before) or PLACE_TOPIC.search(after) or PLACE_TOPIC_PROMPT.search(text)))
         ):

@@ -64,6 +64,10 @@ RELATIONS = (
     "gp", "physician", "nurse", "pediatrician", "paediatrician", "psychiatrist", "psychologist", "counselor",
     "counsellor", "vet", "surgeon", "midwife", "pharmacist", "nanny", "babysitter", "mentor", "advisor",
     "adviser", "professor", "grandson", "granddaughter", "stepmother", "stepfather", "stepson", "stepdaughter",
+    # people who serve the writer
+    "broker", "realtor", "banker", "attorney", "solicitor", "contractor", "mechanic", "plumber", "electrician",
+    "hairdresser", "barber", "stylist", "caregiver", "carer", "optometrist", "chiropractor", "physiotherapist",
+    "trainer", "housekeeper", "cleaner",
 )
 # The relation words as one regex alternation, in the order above.
 # Any of them by marriage too ("mother-in-law", "brother-in-law").
