@@ -152,7 +152,8 @@ def test_a_pronoun_after_a_name_says_its_sex(privacy_engine, text, name, sex):
     for seed in range(6):
         result = privacy_engine.sanitize(text, Conversation(f"pronoun-{seed}", seed=seed), {name: Action.REPLACE})
         sent = next(e.sent for e in result.entities if e.real == name)
-        assert lexicon().gender_of(sent, "") in (sex, "any"), (sent, lexicon().gender_of(sent, ""))
+        info = lexicon().info(sent)  # a name some locale's list gives to that sex
+        assert info.female_in if sex == "female" else info.male_in, (sent, info)
 
 
 def test_a_pronoun_after_another_name_says_nothing_of_the_first():
@@ -215,3 +216,39 @@ def test_an_illness_someone_was_diagnosed_with_is_not_their_workplace(privacy_en
     # "with" after "diagnosed" names the illness; the acronym once became a made-up firm.
     text = "My dad was diagnosed with COPD last month, what questions should we ask his doctor?"
     assert "COPD" in privacy_engine.sanitize(text, Conversation("illness")).sanitized
+
+
+def test_role_nouns_used_as_titles_introduce_a_person(privacy_engine):
+    text = "Summarize: Patient Rosalind Achterberg, 54, presented at Linden Park Clinic with chest pain."
+    sent = privacy_engine.sanitize(text, Conversation("patient")).sanitized
+    assert "Rosalind" not in sent and "Achterberg" not in sent, sent
+    text = "Log in to the Patient Portal to see your results."
+    assert not [s for s in privacy_engine.detect(text) if s.label is Label.PERSON]
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("my bf jasper keeps ghosting me on snap, what do i say", "jasper"),
+        ("our neighbour ingrid keeps parking in our spot, how do i bring it up", "ingrid"),
+    ],
+)
+def test_a_lower_case_given_name_after_a_relation_is_swapped(privacy_engine, text, name):
+    assert name not in privacy_engine.sanitize(text, Conversation("lower-relation")).sanitized
+
+
+def test_where_the_writer_works_or_volunteers_is_swapped_after_the(privacy_engine):
+    for text in ("I work at the Eastgate Food Pantry on Sundays, write a flyer.",
+                 "I volunteer at Eastgate Food Pantry on Sundays, write a flyer."):
+        assert "Eastgate" not in privacy_engine.sanitize(text, Conversation("volunteer")).sanitized
+
+
+def test_person_stand_ins_are_never_everyday_words():
+    from agent.knowledge.words import word_frequency
+    from agent.substitute.persons import PersonSurrogates
+
+    persons = PersonSurrogates()
+    for locale in ("en_US", "nl_NL", "de_DE"):
+        for role, gender in (("first", "male"), ("first", "female"), ("last", "any")):
+            pool = persons._pool(role, locale, gender)
+            assert pool and not [n for n in pool if word_frequency(n) >= 20_000], (locale, role)

@@ -195,7 +195,7 @@ _PERSONAL_PLACE = re.compile(
 )
 _ADDRESS_CONTEXT = re.compile(r"(?i)\b(?:address|home|house|apartment|flat|office|store|shop|branch)\b[^.!?\n]{0,25}\b(?:in|at|on)\s+$")
 _PERSONAL_ORG = re.compile(
-    r"(?i)(?:\b(?:i|we)\s+(?:work|worked|am working|intern|interned|am interning)\s+(?:at|for|with)\s+|"
+    r"(?i)(?:\b(?:i|we)\s+(?:work|worked|am working|intern|interned|am interning|volunteer|volunteered|am volunteering)\s+(?:at|for|with)\s+(?:the\s+)?|"
     r"\b(?:my|our|his|her|their)\s+(?:company|employer|firm|client|customer|startup|business|team|school|agency|"
     r"organi[sz]ation|store|shop|brand|restaurant|clinic|practice|bank|landlord|insurer|insurance company|"
     r"health insurer|provider|lender|mortgage lender|carrier|gym|university|college|hospital|accountants?|"

@@ -52,6 +52,27 @@ _FORM_FIELD = re.compile(
     rf"(?m)^[ \t>*\-]*(?:Customer|Client|Contact|Patient|Employee|Applicant|Tenant|Guest|Attendee|Recipient|"
     rf"Sender|From|To|Cc|Assignee|Reporter|Owner|Requester|Caller)(?:\s+[Nn]ame)?[ \t]*:[ \t]*(?P<v>{_NAME})[ \t]*$"
 )
+# One lower-case given name after the writer's relation: "my bf jasper keeps ghosting me",
+# "our neighbour ingrid" (a first name of two or more locales' lists, no everyday word).
+_LOWER_NAME_AFTER_RELATION = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)[ \t]+(?:{RELATION_PATTERN})[ \t,]+(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{{2,}})(?![\w'’\-])"
+)
+
+
+def _lower_given_name(word: str) -> bool:
+    names = lexicon()
+    return (len(names.info(word).first_in - {"en"}) >= 2 and not is_common_word(word)
+            and word not in _FUNCTION_WORDS and word.capitalize() not in NOT_NAMES)
+
+
+# A role noun used as a title in case notes, HR and court prose: "Patient Rosalind
+# Achterberg, 54, presented with", "Applicant Tomas Ferreira". The words after it must be
+# no everyday words ("Patient Portal", "Client Services", "Student Union" are not people).
+_ROLE_TITLE = re.compile(
+    rf"\b(?:[Pp]atient|[Cc]lient|[Ee]mployee|[Aa]pplicant|[Tt]enant|[Rr]esident|[Ss]tudent|[Cc]ustomer|[Dd]efendant|"
+    rf"[Pp]laintiff|[Cc]laimant|[Cc]andidate|[Vv]ictim|[Ss]uspect|[Ww]itness|[Ii]nmate|[Pp]upil|[Cc]aller)"
+    rf"[ \t]+(?P<v>{_UPPER_TOKEN}(?:[ \t]+(?:[A-Z]\.?[ \t]+)?{_UPPER_TOKEN}){{1,2}})"
+)
 # Cues after which a capitalised word is a name only if the name lists know it.
 _WEAK_CUE = re.compile(
     rf"\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Tt]hanks|[Aa]sk|[Ww]ith|[Ff]rom|[Cc]ontact|[Tt]ell|[Cc]all|[Ee]mail|"
@@ -265,6 +286,8 @@ class PersonNameDetector:
         spans += self._by_lower_pair(text) + self._by_lower_relation(text) + self._by_citation(text)
         spans += [Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.7, self.name)
                   for m in _FAMILY.finditer(text) if is_family_plural(m.group("v"))]
+        spans += [Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.65, self.name)
+                  for m in _LOWER_NAME_AFTER_RELATION.finditer(text) if _lower_given_name(m.group("v"))]
         if self.pipeline is not None:
             try:
                 analysis = context.analysis or LazyAnalysis(self.pipeline, text)
@@ -580,10 +603,12 @@ class PersonNameDetector:
     def _by_cue(self, text: str) -> list[Span]:
         names = lexicon()
         spans = []
-        for pattern, score in ((_TITLE_NAME, 0.9), (_STRONG_CUE, 0.8), (_FORM_FIELD, 0.75), (_WEAK_CUE, 0.7)):
+        for pattern, score in ((_TITLE_NAME, 0.9), (_STRONG_CUE, 0.8), (_FORM_FIELD, 0.75), (_ROLE_TITLE, 0.75), (_WEAK_CUE, 0.7)):
             for match in pattern.finditer(text):
                 tokens = match.group("v").split()
                 if tokens[0] in NOT_NAMES or tokens[0].upper() == tokens[0] and len(tokens[0]) > 1 and not tokens[0].endswith("."):
+                    continue
+                if pattern is _ROLE_TITLE and any(is_common_word(t) or t in NOT_NAMES for t in tokens if len(t) > 2):
                     continue
                 if pattern is _FORM_FIELD and len(tokens) < 2 and not names.is_first_name(tokens[0]):
                     continue  # "Customer: Sounds fine." is an answer, "Customer: Priya Raman" a name

@@ -59,7 +59,7 @@ RELATIONS = (
     "uncle", "aunt", "grandma", "grandpa", "grandmother", "grandfather", "fiance", "fiancé",
     "fiancee", "fiancée", "roommate", "classmate", "teammate", "team mate", "employee",
     "assistant", "intern", "supervisor", "therapist", "dentist", "accountant", "tutor", "coach",
-    "ex", "bff", "kid", "child", "baby", "dog", "cat", "puppy", "kitten", "pet",
+    "ex", "bff", "bf", "gf", "hubby", "kid", "child", "baby", "dog", "cat", "puppy", "kitten", "pet",
     # care and schooling
     "gp", "physician", "nurse", "pediatrician", "paediatrician", "psychiatrist", "psychologist", "counselor",
     "counsellor", "vet", "surgeon", "midwife", "pharmacist", "nanny", "babysitter", "mentor", "advisor",

@@ -25,6 +25,7 @@ from agent.knowledge.person_words import (
     TITLE_PATTERN,
     parse_name,
 )
+from agent.knowledge.words import word_frequency
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.session.map_cache import MapCache
 from agent.substitute.cjk_names import cjk_person_stand_in, is_cjk_name
@@ -33,6 +34,10 @@ from agent.substitute.rng import match_case
 
 _TITLE_BEFORE = re.compile(rf"\b({TITLE_PATTERN})\.?\s+$")
 RELATION_WORDS = frozenset(RELATIONS)
+# Occurrences in pyspellchecker's subtitle list from which a name is mostly a word: "kick"
+# 116,729, "rose" 27,460, "grace" 24,102; "john" 6,920, "jasper" 293. 105 of the 8,853
+# first names and surnames of eight Latin-script locales are above it.
+_EVERYDAY_WORD = 20_000
 # "my son ", "his mother ", "her husband, ": the relative named right before the name.
 _KIN_BEFORE = re.compile(r"(?i)\b([a-zé]+)[ \t]*,?[ \t]+$")
 _APOSTROPHES = "'’"
@@ -220,7 +225,11 @@ class PersonSurrogates:
         names = self.names.last_names(locale, gender) if role == "last" else self.names.first_names(locale, gender)
         # A stand-in must keep its length in upper and lower case: "Gieß" written in
         # capitals by the LLM is "GIESS", which no longer matches it, and is not restored.
-        return tuple(n for n in names if len(n.upper()) == len(n) == len(n.lower())) or names
+        # Nor may it be an everyday English word ("Kick", "Killer", "Harm", "Good"): "my bf
+        # kick" reads as the verb, and an answer's "kick" would be restored as the name.
+        return tuple(
+            n for n in names if len(n.upper()) == len(n) == len(n.lower()) and word_frequency(n) < _EVERYDAY_WORD
+        ) or names
 
     def _pool_for(self, part: str, role: str, locale: str, gender: str, single: bool) -> list[str]:
         """The candidates for a part (never changed by callers). They depend on the part
