@@ -252,3 +252,29 @@ def test_person_stand_ins_are_never_everyday_words():
         for role, gender in (("first", "male"), ("first", "female"), ("last", "any")):
             pool = persons._pool(role, locale, gender)
             assert pool and not [n for n in pool if word_frequency(n) >= 20_000], (locale, role)
+
+
+@pytest.mark.parametrize(
+    "text, address",
+    [
+        ("Our HOA keeps fining us. 4471 Sable Ridge Ct, Henderson NV. Draft a complaint.", "4471 Sable Ridge Ct, Henderson NV"),
+        ("Ship it to 12 Oak Park Ave, Cedar Falls, IA please.", "12 Oak Park Ave, Cedar Falls, IA"),
+    ],
+)
+def test_a_street_named_with_a_kind_word_and_a_town_without_zip_is_one_address(privacy_engine, text, address):
+    spans = [(s.text, s.label) for s in privacy_engine.detect(text)]
+    assert (address, Label.ADDRESS) in spans, spans
+    sent = privacy_engine.sanitize(text, Conversation("address-kind")).sanitized
+    town = address.split(", ")[1].removesuffix(" NV")
+    assert town not in sent, sent
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Text from my landlord: 'Rent goes up to $2,150 from March. -Kwabena'. How should I reply?", "Kwabena"),
+        ("Reply to this for me: see you at 6 — Ines", "Ines"),
+    ],
+)
+def test_a_name_signing_a_message_after_a_dash_is_swapped(privacy_engine, text, name):
+    assert name not in privacy_engine.sanitize(text, Conversation("dash")).sanitized

@@ -16,7 +16,11 @@ _US_STATES = (
     "AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|"
     "NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC|PR"
 )
-_CITY_STATE_ZIP = rf"(?:,?\s*[A-Z][A-Za-z.'\- ]{{1,30}}(?:,\s*|[ \t]+)(?:{_US_STATES})\.?\s+\d{{5}}(?:-\d{{4}})?\b)"
+_CITY_STATE_ZIP = (
+    rf"(?:,?\s*[A-Z][A-Za-z.'\- ]{{1,30}}(?:,\s*|[ \t]+)(?:{_US_STATES})\.?\s+\d{{5}}(?:-\d{{4}})?\b"
+    # no ZIP: ", Henderson NV", ", Cedar Falls, IA" (after a comma, a state code in capitals)
+    rf"|,[ \t]*[A-Z][a-z][A-Za-z.'\-]*(?:[ \t][A-Z][a-z][A-Za-z.'\-]*){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:[A-Z]{{2}})(?![\w\-]))"
+)
 # Street names in languages that write the type as a suffix or prefix word.
 _EU_STREET = (
     r"[A-ZÄÖÜÅÆØÉ][\wäöüßåæøéèêàáíóúñç'\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|"
@@ -63,7 +67,10 @@ class AddressDetector:
     labels = frozenset({Label.ADDRESS})
     _street = re.compile(
         rf"\b\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?,?\s+(?:[NSEW]\.?\s+|(?:North|South|East|West)\s+)?"
-        rf"(?:[A-Z0-9][\w'’.\-]*\s+){{0,4}}?(?:{STREET_TYPE_PATTERN})\b\.?(?:[ \t]+\d{{1,5}}[a-zA-Z]?\b\.?)?{_UNIT}?{_CITY_STATE_ZIP}?"
+        rf"(?:[A-Z0-9][\w'’.\-]*\s+){{0,4}}?(?:{STREET_TYPE_PATTERN})\b\.?"
+        # a street named with a kind word and its kind after it: "Sable Ridge Ct", "Oak Park Ave"
+        rf"(?:[ \t]+(?:{STREET_TYPE_PATTERN})\b\.?)?"
+        rf"(?:[ \t]+\d{{1,5}}[a-zA-Z]?\b\.?)?{_UNIT}?{_CITY_STATE_ZIP}?"
     )
     # The same written in lower case ("i live at 42 baker street"), where only an address
     # cue before it makes it one (checked in detect()): a number and a lower-case word are

@@ -65,6 +65,12 @@ def _lower_given_name(word: str) -> bool:
             and word not in _FUNCTION_WORDS and word.capitalize() not in NOT_NAMES)
 
 
+# A message signed with a dash at its end: "... from March. -Kwabena'", "see you then
+# — Ines" (the name a listed first name, then the end of the line or a closing quote).
+_DASH_SIGN_OFF = re.compile(
+    rf"(?:(?<=[\s.!?,;:])|^)[-–—~][ \t]?(?P<v>{_UPPER_TOKEN}(?:[ \t]{_UPPER_TOKEN})?)(?=[ \t]*(?:['\"”’)]|$))",
+    re.MULTILINE,
+)
 # A role noun used as a title in case notes, HR and court prose: "Patient Rosalind
 # Achterberg, 54, presented with", "Applicant Tomas Ferreira". The words after it must be
 # no everyday words ("Patient Portal", "Client Services", "Student Union" are not people).
@@ -603,12 +609,15 @@ class PersonNameDetector:
     def _by_cue(self, text: str) -> list[Span]:
         names = lexicon()
         spans = []
-        for pattern, score in ((_TITLE_NAME, 0.9), (_STRONG_CUE, 0.8), (_FORM_FIELD, 0.75), (_ROLE_TITLE, 0.75), (_WEAK_CUE, 0.7)):
+        for pattern, score in ((_TITLE_NAME, 0.9), (_STRONG_CUE, 0.8), (_FORM_FIELD, 0.75), (_ROLE_TITLE, 0.75),
+                               (_DASH_SIGN_OFF, 0.75), (_WEAK_CUE, 0.7)):
             for match in pattern.finditer(text):
                 tokens = match.group("v").split()
                 if tokens[0] in NOT_NAMES or tokens[0].upper() == tokens[0] and len(tokens[0]) > 1 and not tokens[0].endswith("."):
                     continue
                 if pattern is _ROLE_TITLE and any(is_common_word(t) or t in NOT_NAMES for t in tokens if len(t) > 2):
+                    continue
+                if pattern is _DASH_SIGN_OFF and (not names.is_first_name(tokens[0]) or tokens[0] in CALENDAR_WORDS):
                     continue
                 if pattern is _FORM_FIELD and len(tokens) < 2 and not names.is_first_name(tokens[0]):
                     continue  # "Customer: Sounds fine." is an answer, "Customer: Priya Raman" a name
