@@ -165,28 +165,6 @@ def test_a_pronoun_after_another_name_says_nothing_of_the_first():
     assert pronoun_after(", who lost his keys") == "male"
 
 
-@pytest.mark.parametrize(
-    "text, secrets",
-    [
-        # the employer of a stretch of working life, and its town
-        ("After 6 years at Halvorsen Freight in Tacoma, I want to change careers. Rewrite my summary.",
-         ("Halvorsen Freight", "Tacoma")),
-        ("I spent two years with Pellworth Dynamics in Spokane before this job; how do I explain the gap?",
-         ("Pellworth Dynamics", "Spokane")),
-        # a mid-size town GeoNames knows, named where someone works (NER missed it; the
-        # name rule read it as a person)
-        ("My wife works for Ostrander Labs in Boise and hates the commute.", ("Ostrander Labs", "Boise")),
-        ("I'm a pharmacist at a CVS in Dayton and my manager keeps scheduling 12 hour shifts. Legal in Ohio?", ("Dayton",)),
-        # a workplace NER typed as a place
-        ("My partner works at Mercy Vale as a nurse and I need a gift idea.", ("Mercy Vale",)),
-        ("She is a nurse at Saint Aldric General and works nights; suggest a thank-you note.", ("Saint Aldric General",)),
-    ],
-)
-def test_where_someone_works_and_its_town_are_swapped(privacy_engine, text, secrets):
-    sent = privacy_engine.sanitize(text, Conversation("workplace")).sanitized
-    assert not [s for s in secrets if s in sent], sent
-
-
 def test_a_town_after_a_place_preposition_is_a_place_not_a_person(privacy_engine):
     text = "My wife works for Ostrander Labs in Boise and hates the commute."
     labels = {s.text: s.label for s in privacy_engine.detect(text)}
@@ -196,20 +174,6 @@ def test_a_town_after_a_place_preposition_is_a_place_not_a_person(privacy_engine
 def test_a_trip_to_a_mid_size_town_keeps_the_town(privacy_engine):
     text = "I'm flying to Spokane next week for a conference, what should I pack for the weather there?"
     assert "Spokane" in privacy_engine.sanitize(text, Conversation("trip")).sanitized
-
-
-@pytest.mark.parametrize(
-    "text, secret",
-    [
-        ("My mortgage broker at Kestrel Home Loans says my rate is 6.8%. Is that good?", "Kestrel Home Loans"),
-        ("My sister is with Brantwood Partners now, what should I get her for her promotion?", "Brantwood Partners"),
-        # a hospital or school NER typed as a place, where someone the writer knows is
-        ("My mum was treated at Whitcombe Infirmary for her hip, how long is recovery?", "Whitcombe Infirmary"),
-        ("Our son studies at Penbury Hall and is homesick.", "Penbury Hall"),
-    ],
-)
-def test_where_someone_the_writer_knows_is_served_or_treated_is_swapped(privacy_engine, text, secret):
-    assert secret not in privacy_engine.sanitize(text, Conversation("served")).sanitized
 
 
 def test_an_illness_someone_was_diagnosed_with_is_not_their_workplace(privacy_engine):
@@ -224,23 +188,6 @@ def test_role_nouns_used_as_titles_introduce_a_person(privacy_engine):
     assert "Rosalind" not in sent and "Achterberg" not in sent, sent
     text = "Log in to the Patient Portal to see your results."
     assert not [s for s in privacy_engine.detect(text) if s.label is Label.PERSON]
-
-
-@pytest.mark.parametrize(
-    "text, name",
-    [
-        ("my bf jasper keeps ghosting me on snap, what do i say", "jasper"),
-        ("our neighbour ingrid keeps parking in our spot, how do i bring it up", "ingrid"),
-    ],
-)
-def test_a_lower_case_given_name_after_a_relation_is_swapped(privacy_engine, text, name):
-    assert name not in privacy_engine.sanitize(text, Conversation("lower-relation")).sanitized
-
-
-def test_where_the_writer_works_or_volunteers_is_swapped_after_the(privacy_engine):
-    for text in ("I work at the Eastgate Food Pantry on Sundays, write a flyer.",
-                 "I volunteer at Eastgate Food Pantry on Sundays, write a flyer."):
-        assert "Eastgate" not in privacy_engine.sanitize(text, Conversation("volunteer")).sanitized
 
 
 def test_person_stand_ins_are_never_everyday_words():
@@ -269,12 +216,34 @@ def test_a_street_named_with_a_kind_word_and_a_town_without_zip_is_one_address(p
     assert town not in sent, sent
 
 
-@pytest.mark.parametrize(
-    "text, name",
-    [
-        ("Text from my landlord: 'Rent goes up to $2,150 from March. -Kwabena'. How should I reply?", "Kwabena"),
-        ("Reply to this for me: see you at 6 — Ines", "Ines"),
-    ],
-)
-def test_a_name_signing_a_message_after_a_dash_is_swapped(privacy_engine, text, name):
-    assert name not in privacy_engine.sanitize(text, Conversation("dash")).sanitized
+# What a person types, and the values in it that must not be sent (session 12). Each row
+# was sent as written, or in part, before its fix.
+NOT_SENT = [
+    # the employer of a stretch of working life, and the town of a workplace
+    ("After 6 years at Halvorsen Freight in Tacoma, I want to change careers. Rewrite my summary.",
+     ("Halvorsen Freight", "Tacoma")),
+    ("I spent two years with Pellworth Dynamics in Spokane before this job; how do I explain the gap?",
+     ("Pellworth Dynamics", "Spokane")),
+    ("My wife works for Ostrander Labs in Boise and hates the commute.", ("Ostrander Labs", "Boise")),
+    ("I'm a pharmacist at a CVS in Dayton and my manager keeps scheduling 12 hour shifts. Legal in Ohio?", ("Dayton",)),
+    ("I work at the Eastgate Food Pantry on Sundays, write a flyer.", ("Eastgate",)),
+    ("I volunteer at Eastgate Food Pantry on Sundays, write a flyer.", ("Eastgate",)),
+    # a workplace, hospital or school NER typed as a place; people who serve the writer
+    ("My partner works at Mercy Vale as a nurse and I need a gift idea.", ("Mercy Vale",)),
+    ("She is a nurse at Saint Aldric General and works nights; suggest a thank-you note.", ("Saint Aldric General",)),
+    ("My mum was treated at Whitcombe Infirmary for her hip, how long is recovery?", ("Whitcombe Infirmary",)),
+    ("Our son studies at Penbury Hall and is homesick.", ("Penbury Hall",)),
+    ("My mortgage broker at Kestrel Home Loans says my rate is 6.8%. Is that good?", ("Kestrel Home Loans",)),
+    ("My sister is with Brantwood Partners now, what should I get her for her promotion?", ("Brantwood Partners",)),
+    # names: lower case after a relation, a message signed with a dash
+    ("my bf jasper keeps ghosting me on snap, what do i say", ("jasper",)),
+    ("our neighbour ingrid keeps parking in our spot, how do i bring it up", ("ingrid",)),
+    ("Text from my landlord: 'Rent goes up to $2,150 from March. -Kwabena'. How should I reply?", ("Kwabena",)),
+    ("Reply to this for me: see you at 6 — Ines", ("Ines",)),
+]
+
+
+@pytest.mark.parametrize("text, secrets", NOT_SENT, ids=[secrets[0] for _, secrets in NOT_SENT])
+def test_what_a_person_types_is_not_sent(privacy_engine, text, secrets):
+    sent = privacy_engine.sanitize(text, Conversation("not-sent")).sanitized
+    assert not [s for s in secrets if s in sent], sent
