@@ -240,6 +240,8 @@ NOT_SENT = [
     ("our neighbour ingrid keeps parking in our spot, how do i bring it up", ("ingrid",)),
     ("Text from my landlord: 'Rent goes up to $2,150 from March. -Kwabena'. How should I reply?", ("Kwabena",)),
     ("Reply to this for me: see you at 6 — Ines", ("Ines",)),
+    # a Reddit user name
+    ("My handle on reddit is u/quietfernbyte, can you write me a bio?", ("quietfernbyte",)),
 ]
 
 
@@ -247,3 +249,9 @@ NOT_SENT = [
 def test_what_a_person_types_is_not_sent(privacy_engine, text, secrets):
     sent = privacy_engine.sanitize(text, Conversation("not-sent")).sanitized
     assert not [s for s in secrets if s in sent], sent
+
+
+def test_a_reddit_user_keeps_its_prefix_and_a_subreddit_is_kept(privacy_engine):
+    text = "Post this to r/AskReddit and tag /u/mossy_lantern_22 please"
+    sent = privacy_engine.sanitize(text, Conversation("reddit")).sanitized
+    assert "r/AskReddit" in sent and "/u/" in sent and "mossy_lantern_22" not in sent, sent

@@ -173,6 +173,9 @@ class HotwordIdDetector:
         r"(?P<v>\d{1,7}(?:/\d{1,4}){1,3}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,7}(?:/\d{1,4}){1,3})*)"
     )
     _mention = re.compile(r"(?<![\w@.])@(?P<v>[A-Za-z0-9_](?:[A-Za-z0-9_.\-]{0,28}[A-Za-z0-9_])?)(?![\w@])")
+    # A Reddit user, "u/name" or "/u/name" (the name alone is swapped, "u/" stays so the
+    # answer still reads as a Reddit handle; "r/name" is a public subreddit).
+    _reddit_user = re.compile(r"(?<![\w/])/?u/(?P<v>[A-Za-z0-9_\-]{3,20})(?![\w/])")
     # Who a chat app's broadcast mention reaches, not a person: "@channel", "@here".
     _broadcast = frozenset({"channel", "here", "everyone", "all", "someone"})
     # A Cash App "$cashtag", where the text names the app.
@@ -208,6 +211,8 @@ class HotwordIdDetector:
                 continue
             start, end = match.span()
             spans.append(Span(start, end, Label.USERNAME, match.group(), 0.7, self.name))
+        for match in self._reddit_user.finditer(text) if "u/" in text else ():
+            spans.append(Span(match.start("v"), match.end("v"), Label.USERNAME, match.group("v"), 0.8, self.name))
         if "$" in text and self._cashtag_cue.search(text):
             for match in self._cashtag.finditer(text):
                 if not re.fullmatch(r"[A-Z]{1,5}", match.group("v")):  # "$AAPL" is a ticker
