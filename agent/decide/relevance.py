@@ -506,7 +506,7 @@ PERSONAL_PLACE = Verdict(False, _SURE, "where you or someone you know lives or w
 
 def _facility_of_someone_known(value: str, before: str) -> bool:
     """A named place that is no town NER typed as a place, where a person the writer
-    knows works, studies or is treated ("my dad was diagnosed at St. Vincent's"): the
+    knows works, studies or is treated ("my mum was treated at <X> Infirmary"): the
     ORG rule of _RELATION_AT_BEFORE for a hospital or school typed LOCATION. A name written
     as often as a famous institution's is left alone."""
     return (_RELATION_AT_BEFORE.search(before) is not None and geo_index().lookup(value) is None

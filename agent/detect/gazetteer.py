@@ -27,7 +27,7 @@ from agent.knowledge.org_words import (
     LEGAL_FORMS,
     legal_form_alternation,
 )
-from agent.knowledge.places import is_known_place, places
+from agent.knowledge.places import PLACE_PREPOSITIONS, is_known_place, is_sizeable_town, places
 from agent.knowledge.words import is_common_word
 
 
@@ -126,19 +126,17 @@ class PlaceDetector:
 # "works in Boise", "moved near Tacoma": the list above holds each country's biggest 40
 # towns (the stand-in pools); after a place preposition any GeoNames city of 100,000
 # people or more is one, unless its name is also a word or a first name.
-_AFTER_PLACE_PREPOSITION = re.compile(r"\b(?:in|near|from|to|outside|around)[ \t]+([A-Z][a-z][\w'’\-]*(?:[ \t][A-Z][a-z][\w'’\-]*)?)")
-_SIZEABLE_TOWN = 100_000
+_AFTER_PLACE_PREPOSITION = re.compile(
+    rf"\b(?:{'|'.join(PLACE_PREPOSITIONS)})[ \t]+([A-Z][a-z][\w'’\-]*(?:[ \t][A-Z][a-z][\w'’\-]*)?)"
+)
 
 
 def _towns_after_prepositions(text: str) -> list[Span]:
-    geo = geo_index()
     out = []
     for m in _AFTER_PLACE_PREPOSITION.finditer(text):
         words = m.group(1)
         for candidate in (words, words.split()[0]) if " " in words else (words,):
-            place = geo.lookup(candidate)
-            if (place is not None and place.kind == "city" and place.population >= _SIZEABLE_TOWN
-                    and candidate.casefold() not in NOT_ENTITIES and not _ordinary_word(candidate)):
+            if is_sizeable_town(candidate) and candidate.casefold() not in NOT_ENTITIES and not _ordinary_word(candidate):
                 out.append(Span(m.start(1), m.start(1) + len(candidate), Label.LOCATION, candidate, 0.55, PlaceDetector.name))
                 break
     return out

@@ -20,7 +20,7 @@ from agent.knowledge.frequency import zipf
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
 from agent.knowledge.person_words import ET_AL, RELATION_PATTERN, TITLE_PATTERN
-from agent.knowledge.places import is_known_place
+from agent.knowledge.places import PLACE_PREPOSITIONS, is_known_place, is_sizeable_town
 from agent.knowledge.words import is_common_word, word_frequency
 
 # The prefix of MacLeod, McKenna, FitzGerald, O'Brien: a capital follows it.
@@ -761,7 +761,7 @@ class PersonNameDetector:
                 and not (doc[i + 1].is_title or doc[i + 1].pos_ == "PROPN")
                 and token.text not in NOT_NAMES
                 and not is_known_place(token.text)
-                and not (doc[i - 1].lower_ in _PLACE_PREPOSITIONS and _sizeable_town(token.text))
+                and not (doc[i - 1].lower_ in PLACE_PREPOSITIONS and is_sizeable_town(token.text))
                 and not is_common_word(token.text)
                 and (token.text.isascii() or not cyrillic_not_a_name(token.text))
             ):
@@ -915,20 +915,6 @@ _FUNCTION_WORDS = frozenset(
     "a an the not so very too just still also now here there in on at to from with by for of going gonna "
     "trying looking working writing asking".split()
 )
-
-
-# "works in Boise", "moved near Tacoma": after these a town GeoNames knows is the town.
-_PLACE_PREPOSITIONS = frozenset({"in", "near", "from", "to", "outside", "around"})
-_SIZEABLE_TOWN = 100_000
-
-
-def _sizeable_town(word: str) -> bool:
-    """A city of 100,000 people or more in GeoNames. The place lists' own index holds only
-    a country's biggest 40 towns (the stand-in pools), which leaves out Boise and Tacoma."""
-    from agent.knowledge.geonames import geo_index
-
-    place = geo_index().lookup(word)
-    return place is not None and place.kind == "city" and place.population >= _SIZEABLE_TOWN
 
 
 @lru_cache(maxsize=4096)

@@ -179,6 +179,19 @@ def is_known_place(value: str) -> bool:
     return place_kind(value)[0] != "unknown"
 
 
+# Words after which a capitalised name is most often a place: "works in Boise", "moved
+# near Tacoma".
+PLACE_PREPOSITIONS = ("in", "near", "from", "to", "outside", "around")
+_SIZEABLE_TOWN = 100_000
+
+
+def is_sizeable_town(value: str) -> bool:
+    """A city of 100,000 people or more in GeoNames. The index above holds only each
+    country's biggest 40 towns (the stand-in pools), which leaves out Boise and Tacoma."""
+    place = geo_index().lookup(value)
+    return place is not None and place.kind == "city" and place.population >= _SIZEABLE_TOWN
+
+
 # -- street addresses ------------------------------------------------------------------
 # The words that make a name a street ("Elm Street", "Storgata"), English first (with
 # their postal abbreviations), then the Nordic, Dutch, German and Central European ones

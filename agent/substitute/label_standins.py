@@ -15,6 +15,7 @@ from agent.substitute import formats
 from agent.substitute.dates import shift_date_in
 from agent.substitute.handles import worded_email
 from agent.substitute.orgs_places import fake_org, fake_place
+from agent.substitute.persons import PRONOUN_REACH
 from agent.substitute.rng import match_case, same_shape
 
 NORP_POOL = (
@@ -34,7 +35,7 @@ def person(r: StandInRequest) -> str | None:
     # "<Surname> et al.": the first author of a citation is named by their surname.
     surname = bool(ET_AL_AFTER.match(r.text, r.start + len(r.real)))
     return r.helpers.persons.make(r.real, r.text[: r.start], r.conversation, r.rng, r.is_free, surname=surname,
-                                  text_after=r.text[r.start + len(r.real):])
+                                  text_after=r.text[r.start + len(r.real) : r.start + len(r.real) + PRONOUN_REACH])
 
 
 

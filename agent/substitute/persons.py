@@ -406,9 +406,12 @@ def derive_partial(mention: str, full_real: str, full_stand_in: str) -> str | No
 _PRONOUN_OR_STOP = re.compile(r"(?i)\b(?:(he|him|his|himself)|(she|her|hers|herself))\b|(?-i:\s[A-Z][a-z])|[.!?\n;]")
 
 
+PRONOUN_REACH = 80  # characters after the name that are read
+
+
 def pronoun_after(text_after: str) -> str | None:
     """"male" or "female" when a pronoun after the name says so, else None."""
-    match = _PRONOUN_OR_STOP.search(text_after[:80])
+    match = _PRONOUN_OR_STOP.search(text_after[:PRONOUN_REACH])
     if match is None or not (match.group(1) or match.group(2)):
         return None
     return "male" if match.group(1) else "female"
