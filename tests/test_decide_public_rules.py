@@ -136,6 +136,22 @@ def test_cited_authors_are_kept_with_confidence(text, name):
     assert verdict is not None and verdict.keep and verdict.confidence >= PROTECTIVE_RULE_CONFIDENCE
 
 
+@pytest.mark.parametrize(
+    "text, name, keep",
+    [
+        ("Make slides for a presentation about Orla Brennagh, her life and her poems.", "Orla Brennagh", True),
+        ("I need an essay on Tomasz Kelleway and the 1848 revolutions.", "Tomasz Kelleway", True),
+        ("Write a speech about my grandfather Tomasz Kelleway for his funeral.", "Tomasz Kelleway", False),
+        ("Write a report on Orla Brennagh's sales this quarter.", "Orla Brennagh", False),
+    ],
+)
+def test_the_subject_of_a_talk_or_an_essay_is_kept_and_a_relative_or_a_report_is_not(text, name, keep):
+    """An input of the judge (below the confidence that binds it): a made-up name is still
+    "a name nobody writes about" to the engine."""
+    verdict = _verdict(text, name, Label.PERSON)
+    assert verdict is not None and verdict.keep is keep
+
+
 def test_a_list_of_names_outside_a_prompt_about_ideas_is_no_citation():
     verdict = _verdict("A painting by Quorrin and Vastell hangs in my hallway.", "Vastell", Label.PERSON)
     assert verdict is not None and not verdict.keep

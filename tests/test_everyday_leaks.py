@@ -242,6 +242,9 @@ NOT_SENT = [
     ("Reply to this for me: see you at 6 — Ines", ("Ines",)),
     # a Reddit user name
     ("My handle on reddit is u/quietfernbyte, can you write me a bio?", ("quietfernbyte",)),
+    # a first name no list has, before a surname one has
+    ("Special thanks to Priyanka Nair and the whole team.", ("Priyanka",)),
+    ("Interview notes: Nkechi Obi was confident and clear.", ("Nkechi",)),
 ]
 
 
@@ -255,3 +258,9 @@ def test_a_reddit_user_keeps_its_prefix_and_a_subreddit_is_kept(privacy_engine):
     text = "Post this to r/AskReddit and tag /u/mossy_lantern_22 please"
     sent = privacy_engine.sanitize(text, Conversation("reddit")).sanitized
     assert "r/AskReddit" in sent and "/u/" in sent and "mossy_lantern_22" not in sent, sent
+
+
+def test_a_role_noun_before_a_name_is_not_part_of_the_name(privacy_engine):
+    sent = privacy_engine.sanitize("Applicant Tomas Ferreira Lima applied for a loan in May. Summarise his file.",
+                                   Conversation("role")).sanitized
+    assert sent.startswith("Applicant ") and not {"Tomas", "Ferreira", "Lima"} & set(sent.split()), sent

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 from agent.config import Settings
 from agent.decide.choices import swap_action
@@ -17,6 +18,7 @@ from agent.decide.relevance import RelevanceRules, Verdict
 from agent.detect.table import risk_of, risk_weights
 from agent.engine.local_tasks import RelevanceJudge
 from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, RiskScore, Span
+from agent.knowledge.geonames import geo_index
 from agent.knowledge.reference_sites import is_public_reference_url
 from agent.session.conversation import Conversation, fold
 
@@ -79,6 +81,7 @@ class Decider:
                 keep, reason = overriding.keep, overriding.reason
             action = Action.KEEP if keep else self._swap_action()
             decisions[index] = Decision(span, action, reason, public=keep)
+        _one_decision_for_town_and_region(text, decisions, undecided, self._swap_action())
         return _consistent([d for d in decisions if d is not None])
 
     def _swap_action(self) -> Action:
@@ -171,6 +174,46 @@ class _RulesOncePerText(RelevanceRules):
         if key not in last[1]:
             last[1][key] = super().verdict(text, span)
         return last[1][key]
+
+
+_REGION_KINDS = {"city": ("subdivision", "country"), "subdivision": ("country",)}
+
+
+def _one_decision_for_town_and_region(
+    text: str, decisions: list[Decision | None], judged: Sequence[int], swap: Action
+) -> None:
+    """"Dayton, Ohio" with the town kept and the state swapped read "Dayton, North
+    Dakota": a town that does not lie there, and the state is sent anyway, since the town
+    says which state it is in. So a town and the region written right after it (of the
+    town's country) get one decision, wherever each is mentioned: both kept when the
+    judgement kept the town, both swapped when the user (or an earlier turn, or a policy)
+    swapped the region. Only judged decisions move."""
+    judged_set = set(judged)
+    spans = sorted((d.span.start, i) for i, d in enumerate(decisions) if d is not None)
+    keep: set[str] = set()
+    swapped: set[str] = set()
+    for (_, a), (_, b) in pairwise(spans):
+        town, region = decisions[a], decisions[b]
+        if town.action is not Action.KEEP or region.action is Action.KEEP:
+            continue
+        if town.span.label is not Label.LOCATION or region.span.label is not Label.LOCATION:
+            continue
+        if text[town.span.end:region.span.start].strip() != ",":
+            continue
+        inner, outer = geo_index().lookup(town.span.text), geo_index().lookup(region.span.text)
+        if inner is None or outer is None or inner.country != outer.country or outer.kind not in _REGION_KINDS.get(inner.kind, ()):
+            continue
+        if b in judged_set:
+            keep.add(fold(region.span.canonical or region.span.text))
+        elif a in judged_set:
+            swapped.add(fold(town.span.canonical or town.span.text))
+    for i in judged:
+        d = decisions[i]
+        key = fold(d.span.canonical or d.span.text) if d is not None else ""
+        if d is not None and d.action is not Action.KEEP and key in keep:
+            decisions[i] = Decision(d.span, Action.KEEP, "the region of a town that is sent", public=True)
+        elif d is not None and d.action is Action.KEEP and key in swapped:
+            decisions[i] = Decision(d.span, swap, "the town of a region that is swapped")
 
 
 def _consistent(decisions: list[Decision]) -> list[Decision]:

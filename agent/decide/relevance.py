@@ -254,6 +254,12 @@ _PUBLIC_ROLE_BEFORE = re.compile(
     r"sultan|ayatollah|rabbi|imam|prophet|apostle|philosopher|physicist|economist|novelist|poet|composer|"
     r"painter|author|writer|rapper|singer|actor|actress|director|footballer|athlete)\s+$"
 )
+# The subject of a talk, an essay or a life story to prepare is someone the answer must
+# know about ("a presentation about <poet>", "an essay on <general>"). Reports are left
+# out: a report about a person is often about an employee.
+_TOPIC_OF_TALK_BEFORE = re.compile(
+    r"(?i)\b(?:presentation|lecture|essay|biography|documentary|lesson|slides(?:how)?|speech|talk)\s+(?:about|on)\s+$"
+)
 _STRONG_WORK_CUE_BEFORE = re.compile(
     r"(?i)(?:\b(?:style|voice|tone|manner|spirit|words|philosophy|teachings?|theory|theories|works?|"
     r"poems?|novels?|books?|songs?|music|paintings?|quotes?|speech(?:es)?)\s+of\s+(?:(?:mr|mrs|ms|dr|sir)\.?\s+)?$|"
@@ -672,6 +678,8 @@ class RelevanceRules:
             return Verdict(True, 0.7, "character in a known work")
         if _STRONG_WORK_CUE_BEFORE.search(before) or _CITATION_AFTER.match(after):
             return Verdict(True, 0.8, "public figure asked about")
+        if _TOPIC_OF_TALK_BEFORE.search(before):
+            return Verdict(True, 0.75, "public figure asked about")
         if len(tokens) == 1 and (_CITED_LIST_BEFORE.search(before) or _LIST_PARTNER_AFTER.match(after)) and ACADEMIC.search(_near(whole, span)):
             return Verdict(True, 0.8, "public figure asked about")
         if self._with_public_partner(span, whole):

@@ -120,6 +120,7 @@ class PlaceDetector:
         ]
         listed = [(s.start, s.end) for s in spans]
         spans += [s for s in _towns_after_prepositions(text) if not any(a < s.end and s.start < b for a, b in listed)]
+        spans += _towns_before_their_region(text)
         return spans
 
 
@@ -138,6 +139,32 @@ def _towns_after_prepositions(text: str) -> list[Span]:
         for candidate in (words, words.split()[0]) if " " in words else (words,):
             if is_sizeable_town(candidate) and candidate.casefold() not in NOT_ENTITIES and not _ordinary_word(candidate):
                 out.append(Span(m.start(1), m.start(1) + len(candidate), Label.LOCATION, candidate, 0.55, PlaceDetector.name))
+                break
+    return out
+
+
+# "Boise, Idaho", "Leeds, England": a town written with its region is a place, whatever
+# NER calls it (spaCy reads some towns as firms), even a town too small for the lists.
+_TOWN_COMMA_REGION = re.compile(
+    r"(?<![\w'’\-])(?=((?:[A-Z][a-z][\w'’\-]*[ \t])?[A-Z][a-z][\w'’\-]*),[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)\b)"
+)
+_REGION_KINDS = frozenset({"subdivision", "country"})
+
+
+def _towns_before_their_region(text: str) -> list[Span]:
+    out = []
+    index = geo_index()
+    for m in _TOWN_COMMA_REGION.finditer(text):
+        region = index.lookup(m.group(2))
+        if region is None or region.kind not in _REGION_KINDS:
+            continue
+        words = m.group(1)
+        candidate = words.split()[-1] if " " in words else words
+        for value in (words, candidate) if " " in words else (words,):
+            town = index.lookup(value)
+            if town is not None and town.kind == "city" and town.country == region.country:
+                start = m.start(1) + len(words) - len(value)
+                out.append(Span(start, start + len(value), Label.LOCATION, value, 0.75, PlaceDetector.name))
                 break
     return out
 

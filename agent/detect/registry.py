@@ -52,7 +52,13 @@ from agent.entities import Label, Span
 from agent.knowledge.languages import ordinary_foreign_words
 from agent.knowledge.names import lexicon
 from agent.knowledge.org_words import ENDS_WITH_LEGAL_FORM
-from agent.knowledge.person_words import ET_AL, ET_AL_AFTER, TITLE_PATTERN, TITLE_WORDS
+from agent.knowledge.person_words import (
+    ET_AL,
+    ET_AL_AFTER,
+    ROLE_NOUN_PATTERN,
+    TITLE_PATTERN,
+    TITLE_WORDS,
+)
 from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, MapEntry, fold
 
@@ -310,7 +316,9 @@ def _consistent_labels(spans: list[Span]) -> list[Span]:
     return [s if best[fold(s.text)].label is s.label else replace(s, label=best[fold(s.text)].label) for s in spans]
 
 
-_LEADING_TITLE = re.compile(rf"^(?:(?:{TITLE_PATTERN})\.?\s+)+", re.IGNORECASE)
+# Titles, and role nouns written as titles ("Applicant Tomas Ferreira Lima": NER takes the
+# role word into the name, and its stand-in then replaced "Applicant" too).
+_LEADING_TITLE = re.compile(rf"^(?:(?:{TITLE_PATTERN})\.?\s+|(?:{ROLE_NOUN_PATTERN})\s+(?=(?-i:[A-Z])))+", re.IGNORECASE)
 
 
 _NAMED = frozenset({Label.PERSON, Label.ORG, Label.LOCATION, Label.NORP, Label.MISC, Label.DATE})

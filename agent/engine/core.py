@@ -22,6 +22,7 @@ from agent.engine.chunks import CHUNK_CHARS, sanitize_in_chunks
 from agent.engine.interface import DryRun, commit_dry_run, dry_run_with
 from agent.engine.local_tasks import LocalModels, LocalTasks, find_local_models
 from agent.entities import Action, Label, Replacement, RestoreResult, SanitizeResult, Span
+from agent.knowledge.places import place_kind
 from agent.restore.restorer import Restorer, StreamingRestorer
 from agent.session.conversation import Conversation, fold
 from agent.substitute.case_forms import mention_form
@@ -93,7 +94,9 @@ class Engine:
         # built from the person's stand-in.
         # Full names before their partial mentions, so "Mitchell" can take its surname from
         # the stand-in of "Sarah Mitchell" wherever the two appear.
-        order = sorted(range(len(decisions)), key=lambda i: (decisions[i].span.label is not Label.PERSON, _is_partial(decisions[i].span)))
+        # Regions before towns, so that a town written with its state ("Boise, Idaho") can
+        # take a town of the state's stand-in.
+        order = sorted(range(len(decisions)), key=lambda i: (decisions[i].span.label is not Label.PERSON, _is_partial(decisions[i].span), _is_town(decisions[i].span)))
         sent: dict[int, tuple[str, Action]] = {}
         for i in order:
             decision = decisions[i]
@@ -178,6 +181,10 @@ def build_engine(settings: Settings, local_models: LocalModels | None = None) ->
             except Exception as exc:
                 log.warning("local model not used: %s", exc)
     return Engine(settings, local_tasks=local_tasks, extra_detectors=extra)
+
+
+def _is_town(span: Span) -> bool:
+    return span.label is Label.LOCATION and place_kind(span.text)[0] != "state"
 
 
 def _is_partial(span: Span) -> bool:

@@ -22,6 +22,14 @@ TITLES = (
 # The titles as one regex alternation, in the order above.
 TITLE_PATTERN = "|".join(TITLES)
 TITLE_WORDS = frozenset(t.casefold() for t in TITLES)
+# Role nouns that case notes, HR and court prose put before a name like a title ("Patient
+# Rosalind Achterberg", "Applicant Tomas Ferreira"). NER often takes the role word into
+# the name; it is not part of it.
+ROLE_NOUNS = (
+    "Patient", "Client", "Employee", "Applicant", "Tenant", "Resident", "Student", "Customer", "Defendant",
+    "Plaintiff", "Claimant", "Candidate", "Victim", "Suspect", "Witness", "Inmate", "Pupil", "Caller",
+)
+ROLE_NOUN_PATTERN = "|".join(ROLE_NOUNS)
 # What follows the first author of an academic citation: "et al." ("et. al", "et al").
 ET_AL = r"\s+et\.?\s+al\b"
 ET_AL_AFTER = re.compile(ET_AL)

@@ -14,7 +14,7 @@ from agent.knowledge.person_words import ET_AL_AFTER
 from agent.substitute import formats
 from agent.substitute.dates import shift_date_in
 from agent.substitute.handles import worded_email
-from agent.substitute.orgs_places import fake_org, fake_place
+from agent.substitute.orgs_places import fake_org, fake_place, state_after_town
 from agent.substitute.persons import PRONOUN_REACH
 from agent.substitute.rng import match_case, same_shape
 
@@ -86,7 +86,8 @@ def org(r: StandInRequest) -> str | None:
 
 
 def place(r: StandInRequest) -> str | None:
-    return fake_place(r.rng, r.real, r.is_free, r.text)
+    state = state_after_town(r.text[r.start + len(r.real):r.start + len(r.real) + 40], r.conversation)
+    return fake_place(r.rng, r.real, r.is_free, r.text, us_state=state)
 
 
 def address(r: StandInRequest) -> str | None:

@@ -29,12 +29,15 @@ from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.session.map_cache import MapCache
 from agent.substitute.rng import match_case
-from agent.substitute.towns import Town, places_named, size_class, towns
+from agent.substitute.towns import Town, places_named, size_class, towns, us_state_code
 
 
-def fake_place(rng: random.Random, value: str, is_free, text: str = "", *, same_region: bool = False) -> str | None:
+def fake_place(
+    rng: random.Random, value: str, is_free, text: str = "", *, same_region: bool = False, us_state: str | None = None
+) -> str | None:
     """A place of the same kind; a town gets a town of the same country and size (and
-    region, with `same_region`: an address keeps its state code, so its town stays in it)."""
+    region, with `same_region`: an address keeps its state code, so its town stays in it;
+    an American town with `us_state`, in that state)."""
     kind, _ = place_kind(value)
     if kind in _POOLS:
         # A stand-in that reads as the same kind of place ("Nice" would read as a word);
@@ -70,7 +73,30 @@ def fake_place(rng: random.Random, value: str, is_free, text: str = "", *, same_
         country = min(countries) if countries else "US"
         region = next((r for c, r in sorted(regions) if c == country), "")
         town = Town(value, country, region, 15_000)
+    if us_state is not None and town.country == "US":
+        town, same_region = Town(town.name, town.country, us_state, town.population), True
     return _town_like(rng, value, town, is_free, same_region=same_region)
+
+
+# The US state written right after a town: ", Idaho" after "Boise".
+_STATE_AFTER = re.compile(r",[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)\b")
+
+
+def state_after_town(after: str, conversation: Conversation | None) -> str | None:
+    """The US state (its code) a town's stand-in must lie in when the text writes the
+    town with its state ("Boise, Idaho"): the state's stand-in when the state is swapped
+    (the engine makes regions' stand-ins before towns'), else the state itself. Drawn
+    apart, they read "Tucson, Nebraska" or "Baltimore, Washington"."""
+    m = _STATE_AFTER.match(after)
+    if m is None:
+        return None
+    code = us_state_code(m.group(1))
+    if code is None or conversation is None:
+        return code
+    entry = conversation.lookup_real(m.group(1))
+    if entry is not None and entry.stand_in != entry.real:
+        return us_state_code(entry.stand_in) or code
+    return code
 
 
 def _country_code(region: str) -> str | None:
@@ -118,7 +144,11 @@ def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_regi
     index = towns()
     wanted = size_class(town.population)
     names = lexicon()
-    big = town.population >= KNOWN_CITY_POPULATION
+    # Inside one state (its name or code is written beside the town) a big city gets any
+    # town of the state (Idaho has no second Boise), and a town whose name a bigger town
+    # elsewhere shares will do: "Wilmington, Delaware" is not read as North Carolina's.
+    in_state = same_region and bool(town.region)
+    big = town.population >= KNOWN_CITY_POPULATION and not in_state
 
     def reads_as_town(candidate: Town, words: int | None) -> bool:
         name = candidate.name
@@ -133,7 +163,7 @@ def _town_like(rng: random.Random, value: str, town: Town, is_free, *, same_regi
             return False
         if value.isascii() and not name.isascii():
             return False
-        if index.readings(name)[0] != candidate:
+        if index.readings(name)[0] != candidate and not in_state:
             return False  # "Manhattan" (Kansas, 55,000) reads as Manhattan, New York
         if is_common_word(name) or names.is_first_name(name.split()[0]):
             return False

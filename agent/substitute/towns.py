@@ -120,7 +120,7 @@ def _places_in(text: str) -> tuple[tuple[str, frozenset[str], frozenset[tuple[st
                 if found is not None and found.country:
                     countries.add(found.country)
             elif kind == "state":
-                code = candidate if candidate.isupper() and len(candidate) == 2 else _us_state_code(candidate)
+                code = candidate if candidate.isupper() and len(candidate) == 2 else us_state_code(candidate)
                 if code:
                     countries.add("US")
                     regions.add(("US", code))
@@ -134,7 +134,7 @@ def _places_in(text: str) -> tuple[tuple[str, frozenset[str], frozenset[tuple[st
 
 
 @lru_cache(maxsize=64)
-def _us_state_code(name: str) -> str | None:
+def us_state_code(name: str) -> str | None:
     import pycountry
 
     for state in pycountry.subdivisions.get(country_code="US"):
