@@ -147,6 +147,20 @@ def test_a_hyphenated_first_name_keeps_its_gender(privacy_engine, seed):
 
 
 @prop
+@given(seed=seeds, case=st.sampled_from([
+    ("Special thanks to Priyanka Nair and the whole team.", "Priyanka Nair", "female"),
+    ("The keys are with Tanvir Chowdhury until Monday.", "Tanvir Chowdhury", "male"),
+]))
+def test_a_first_name_no_list_has_takes_its_sex_from_how_names_of_its_origin_end(privacy_engine, seed, case):
+    """Neither first name is in a list; the surnames are Indian, and Indian first names
+    ending "-ka" are women's, those ending "-r" men's."""
+    text, real, sex = case
+    result, _ = sanitize(privacy_engine, text, seed, replace=[real])
+    first = sent_for(result, real, Label.PERSON).split()[0]
+    assert first in every_pool(sex), first
+
+
+@prop
 @given(seed=seeds)
 def test_mc_and_mac_names_keep_their_prefix_and_capital(privacy_engine, seed):
     result, _ = sanitize(privacy_engine, "My tutor, Ewan McDonald, marks the essays.", seed, replace=["Ewan McDonald"])

@@ -300,6 +300,13 @@ class NameLexicon:
             info = self.info(part)
             if len(info.male_in) != len(info.female_in):
                 return "male" if len(info.male_in) > len(info.female_in) else "female"
+        if not self.info(first_name).first_in and first_name.isalpha():
+            # A first name no list has ("Priyanka" beside the Indian surname "Nair"): as the
+            # locale's listed names with the same ending are, when nearly all are one sex.
+            endings = self.__dict__.setdefault("_endings", {})  # per locale, made when first asked
+            if locale not in endings:
+                endings[locale] = _Endings(self.pools.get(locale, {}))
+            return endings[locale].gender(first_name)
         return "any"
 
     def pool_locales(self, token: str, role: str | None = None) -> frozenset[str]:
@@ -342,6 +349,34 @@ class NameLexicon:
 
 
 _FIRST, _LAST, _MALE, _FEMALE = 1, 2, 4, 8
+
+
+class _Endings:
+    """How the first names of one locale's pools end, by sex: the last three, two or one
+    letters of a name say its sex when at least _ENDING_EXAMPLES listed names end so and
+    _ENDING_SHARE of them are of one sex ("-ka" in the Indian lists: 25 women, no man)."""
+
+    def __init__(self, pools: dict[str, tuple[str, ...]]) -> None:
+        self._counts: dict[str, list[int]] = {}
+        for column, sex in ((0, "male"), (1, "female")):
+            for name in pools.get(sex, ()):
+                folded = _fold_name(name)
+                for size in (3, 2, 1):
+                    self._counts.setdefault(folded[-size:], [0, 0])[column] += 1
+
+    def gender(self, first_name: str) -> str:
+        folded = _fold_name(first_name)
+        for size in (3, 2, 1):
+            male, female = self._counts.get(folded[-size:], (0, 0))
+            if male + female >= _ENDING_EXAMPLES:
+                if max(male, female) >= _ENDING_SHARE * (male + female):
+                    return "male" if male > female else "female"
+                return "any"  # the longest ending with enough names decides, or nothing does
+        return "any"
+
+
+_ENDING_EXAMPLES = 8
+_ENDING_SHARE = 0.85
 _OTHER = {"male": "female", "female": "male"}
 
 
