@@ -242,6 +242,15 @@ NOT_SENT = [
     ("Reply to this for me: see you at 6 — Ines", ("Ines",)),
     # a Reddit user name
     ("My handle on reddit is u/quietfernbyte, can you write me a bio?", ("quietfernbyte",)),
+    # where the writer studied, where a child goes to school, a saint's hospice
+    ("I graduated from Harwick University in 2021; write my LinkedIn summary.", ("Harwick",)),
+    ("I studied at Wexcombe College for two years before transferring.", ("Wexcombe",)),
+    ("My daughter goes to St Bride's Primary School and needs a costume.", ("Bride",)),
+    ("I'm a nurse at St. Columba's Hospice in Norwich. Write a short bio for our newsletter.", ("Columba",)),
+    # a firm written in camel case with its trade ("AquaFix" alone reads as code)
+    ("Translate to Spanish: our plumber, Jorge from AquaFix Services, will come on Friday.", ("AquaFix",)),
+    # a first name that is also a name particle, alone after a greeting
+    ("Thanks Van, see you Monday. Can you make this sound friendlier?", ("Van",)),
     # a first name no list has, before a surname one has
     ("Special thanks to Priyanka Nair and the whole team.", ("Priyanka",)),
     ("Interview notes: Nkechi Obi was confident and clear.", ("Nkechi",)),
@@ -264,3 +273,17 @@ def test_a_role_noun_before_a_name_is_not_part_of_the_name(privacy_engine):
     sent = privacy_engine.sanitize("Applicant Tomas Ferreira Lima applied for a loan in May. Summarise his file.",
                                    Conversation("role")).sanitized
     assert sent.startswith("Applicant ") and not {"Tomas", "Ferreira", "Lima"} & set(sent.split()), sent
+
+
+def test_a_school_named_with_a_particle_is_one_school_and_a_feast_day_no_firm(privacy_engine):
+    result = privacy_engine.sanitize("I graduated from De Montfort University in 2023.", Conversation("particle"))
+    assert not [e for e in result.entities if e.label is Label.PERSON], result.entities
+    result = privacy_engine.sanitize("We celebrate St. Patrick's Day with a parade.", Conversation("feast"))
+    assert not [e for e in result.entities if e.label is Label.ORG], result.entities
+
+
+def test_a_saints_hospice_keeps_its_kind_of_place(privacy_engine):
+    text = "I'm a nurse at St. Columba's Hospice in Norwich. Write a short bio for our newsletter."
+    result = privacy_engine.sanitize(text, Conversation("hospice"), {"St. Columba's Hospice": Action.REPLACE})
+    sent = next(e.sent for e in result.entities if e.real == "St. Columba's Hospice")
+    assert sent.startswith("St. ") and sent.endswith("'s Hospice") and "Columba" not in sent, sent

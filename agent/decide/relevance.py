@@ -196,6 +196,10 @@ _PERSONAL_PLACE = re.compile(
 _ADDRESS_CONTEXT = re.compile(r"(?i)\b(?:address|home|house|apartment|flat|office|store|shop|branch)\b[^.!?\n]{0,25}\b(?:in|at|on)\s+$")
 _PERSONAL_ORG = re.compile(
     r"(?i)(?:\b(?:i|we)\s+(?:work|worked|am working|intern|interned|am interning|volunteer|volunteered|am volunteering)\s+(?:at|for|with)\s+(?:the\s+)?|"
+    # where the writer studies or studied: "I graduated from X", "I'm a junior at X"
+    r"\b(?:i|we)\s+(?:graduated|studied|am studying|study|am enrolled|enrolled)\s+(?:from|at|in)\s+(?:the\s+)?|"
+    r"\b(?:i'm|i’m|i\s+am)\s+an?\s+(?:student|freshman|sophomore|junior|senior|undergrad(?:uate)?|postgrad(?:uate)?|"
+    r"phd\s+student|graduate\s+student|grad\s+student|alumn(?:us|a|i))\s+(?:at|of|from)\s+(?:the\s+)?|"
     r"\b(?:my|our|his|her|their)\s+(?:company|employer|firm|client|customer|startup|business|team|school|agency|"
     r"organi[sz]ation|store|shop|brand|restaurant|clinic|practice|bank|landlord|insurer|insurance company|"
     r"health insurer|provider|lender|mortgage lender|carrier|gym|university|college|hospital|accountants?|"
@@ -222,7 +226,9 @@ _RELATION_AT_BEFORE = re.compile(
     # "with" only after a verb of belonging ("my sister is with X", "banks with X"):
     # "my dad was diagnosed with COPD" names an illness, not where he works.
     r"\b(?:at|from|for|in|(?:is|are|was|were|works?|worked|working|banks?|banked|insured|registered|signed|"
-    r"employed|contracted|placed|interning)\s+with)\s+(?:the\s+)?['\"“]?$"
+    r"employed|contracted|placed|interning)\s+with|"
+    # "my daughter goes to <school>", "my son attends <school>"
+    r"(?:goes|go|going|went|attends|attend|attending|attended)(?:\s+to)?)\s+(?:the\s+)?['\"“]?$"
 )
 # A signature block above the span: a closing line, then up to three short lines (name,
 # title) on which the organisation stands ("Thanks,\nAda Roe\nCounsel | <firm>").

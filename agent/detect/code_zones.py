@@ -13,7 +13,12 @@ import re
 import typing
 
 from agent.entities import Span
+from agent.knowledge.org_words import GENERIC_ORG_WORDS, INDUSTRY_WORDS
 from agent.knowledge.org_words import LEGAL_FORM_WORDS as _LEGAL_WORDS  # GmbH, KGaA, SpA: not code
+
+# Words of a firm's name that no identifier has after it, past a space.
+# (Trade and kind words of four letters or more: the lists' short entries are particles.)
+_NOT_AFTER_AN_IDENTIFIER = _LEGAL_WORDS | {w for w in GENERIC_ORG_WORDS | INDUSTRY_WORDS if len(w) >= 4}
 
 # Names every Python program uses (keywords, builtins, typing): None, True, Exception,
 # Optional... In code they are never a person, a place or an organisation.
@@ -117,8 +122,8 @@ def looks_like_code_token(value: str) -> bool:
     if _CODE_CHARS.search(value) or value in CODE_NAMES:
         return True
     tokens = value.split()
-    if len(tokens) > 1 and tokens[-1].strip(".,;:!?\"'").casefold() in _LEGAL_WORDS:
-        return False  # "BrixPay Ltd": an identifier has no legal form after a space
+    if len(tokens) > 1 and tokens[-1].strip(".,;:!?\"'").casefold() in _NOT_AFTER_AN_IDENTIFIER:
+        return False  # "BrixPay Ltd", "AquaFix Services": an identifier has no legal form or trade after a space
     for token in tokens:
         core = token.strip(".,;:!?\"'")
         if _CAMEL.search(core) and not _NAME_PARTICLE.match(core) and core.casefold() not in _LEGAL_WORDS:

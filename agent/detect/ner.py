@@ -16,7 +16,7 @@ from agent.knowledge.frequency import zipf
 from agent.knowledge.geonames import geo_index
 from agent.knowledge.hosts import is_service_label
 from agent.knowledge.names import lexicon
-from agent.knowledge.not_names import NOT_ENTITIES, is_field_label
+from agent.knowledge.not_names import CALENDAR_WORDS, NOT_ENTITIES, is_field_label
 from agent.knowledge.org_words import (
     ENDS_WITH_LEGAL_FORM,
     GENERIC_ORG_WORDS,
@@ -50,6 +50,9 @@ _FIELD_COLON = re.compile(r"[ \t]*:")
 _PERSONAL_TITLE_BEFORE = re.compile(r"(?i)\b(?:mr|mrs|ms|miss|mx|dr|prof)\.?[ \t]+$")
 _POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|our|your|his|her|their)[ \t]+$")
 _CONTRACTION = re.compile(r"(?i)\w{0,2}['’]\w{1,2}")  # "n’t", "I'm": never a name
+_SAINT = re.compile(r"(?:St\.?|Saint|Ste\.?)\s+[A-Z][a-z]+$")
+_FEAST_WORDS = frozenset({"Day", "Eve", "Night", "Feast", "Week"})  # "St. Patrick's Day" is a date
+_SAINTS_PLACE_AFTER = re.compile(r"['’]s((?:[ \t]+[A-Z][a-z]+){1,3})\b")
 
 # Verbs that open prompts and that NER likes to take into a name ("Email Sarah").
 _IMPERATIVES = frozenset(
@@ -112,6 +115,13 @@ class SpacyNerDetector:
             if value.endswith(("'s", "’s")):
                 end -= 2
                 value = value[:-2]
+            saints_place = _SAINTS_PLACE_AFTER.match(text, end) if _SAINT.match(value) else None
+            if saints_place and not any(w in CALENDAR_WORDS or w in _FEAST_WORDS for w in saints_place.group(1).split()):
+                # "St. Columba's Hospice": NER stops at the saint; the name runs on to the
+                # kind of place, and it is a hospice's (a school's, a church's), not a place's.
+                end = saints_place.end()
+                value = text[start:end]
+                label = Label.ORG
             if not value.strip() or (len(value) < 2 and label is not Label.DATE) or _CONTRACTION.fullmatch(value):
                 continue
             if (label in (Label.LOCATION, Label.ORG) and value.isupper() and len(value) <= 3

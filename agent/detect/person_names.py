@@ -20,7 +20,8 @@ from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
-from agent.knowledge.person_words import ET_AL, RELATION_PATTERN, ROLE_NOUNS, TITLE_PATTERN
+from agent.knowledge.org_words import GENERIC_ORG_WORDS, INDUSTRY_WORDS
+from agent.knowledge.person_words import ET_AL, NAME_PARTICLES, RELATION_PATTERN, ROLE_NOUNS, TITLE_PATTERN
 from agent.knowledge.places import PLACE_PREPOSITIONS, is_known_place, is_sizeable_town
 from agent.knowledge.words import is_common_word, word_frequency
 
@@ -78,6 +79,7 @@ _DASH_SIGN_OFF = re.compile(
 _ROLE_TITLE = re.compile(
     rf"\b(?:{'|'.join(f'[{w[0]}{w[0].lower()}]{w[1:]}' for w in ROLE_NOUNS)})[ \t]+(?P<v>{_UPPER_TOKEN}(?:[ \t]+(?:[A-Z]\.?[ \t]+)?{_UPPER_TOKEN}){{1,2}})"
 )
+ORG_KIND_WORDS = GENERIC_ORG_WORDS | INDUSTRY_WORDS
 # Two capitalised words on one line, every pair tried (see _FIRST_THEN_SURNAME).
 _CAPITALISED_PAIR = re.compile(
     r"(?<![\w'’\-])(?=(?P<first>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})[ \t]+(?P<last>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})(?![\w\-]))"
@@ -660,6 +662,11 @@ class PersonNameDetector:
                         continue  # "from Jordan": a place, whatever the name lists say
                     known = [i for i, t in enumerate(tokens) if names.is_first_name(t) or names.is_last_name(t)]
                     if not known or known[0] != 0:
+                        continue
+                    if len(tokens) > 1 and known == [0] and (tokens[-1].casefold() in ORG_KIND_WORDS
+                                                              or tokens[0].casefold() in NAME_PARTICLES):
+                        # "from De Montfort University": one name word before a word no list
+                        # knows is part of a school's name ("from Jane Doe Consulting" keeps Jane Doe)
                         continue
                     tokens = tokens[: known[-1] + 1]
                 elif pattern is _STRONG_CUE:

@@ -235,12 +235,13 @@ def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free
     for _ in range(20):
         out = []
         changed = False
+        after_saint = False  # past "St. Columba's": the words that follow say what kind of place it is
         for token in tokens:
             key = fold(token)
             core = token.strip(",.()\"'")
             if core.endswith(("'s", "’s")):
                 core = core[:-2]  # "Luke's Hospital" -> "Riggs's Hospital": the possessive stays
-            if key in COMPANY_SUFFIX_WORDS or key in GENERIC_ORG_WORDS or key in INDUSTRY_WORDS or not core:
+            if key in COMPANY_SUFFIX_WORDS or key in GENERIC_ORG_WORDS or key in INDUSTRY_WORDS or not core or after_saint:
                 out.append(token)
                 continue
             if key in known:
@@ -253,6 +254,7 @@ def fake_org(rng: random.Random, value: str, conversation: Conversation, is_free
                 new = re.sub(r"\d", lambda _m: rng.choice("0123456789"), core)
             elif out and fold(out[-1]) in ("st", "st.", "saint", "ste", "ste."):
                 new = match_case(core, rng.choice(saints))  # "St. Luke's" -> "St. Anne's"
+                after_saint = token.endswith(("'s", "’s"))
             elif is_common_word(core):
                 new = match_case(core, rng.choice(brand_words))
             elif names.is_first_name(core) or names.is_last_name(core) or names.pool_locales(core):
