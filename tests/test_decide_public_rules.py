@@ -40,6 +40,22 @@ def test_a_known_place_the_prompt_asks_about_is_kept_with_confidence(text, place
     assert verdict.confidence >= PROTECTIVE_RULE_CONFIDENCE
 
 
+@pytest.mark.parametrize("text, town", [
+    ("Make a packing list for my trip to Banff with my two kids.", "Banff"),
+    ("Plan a 2-day itinerary in Zermatt for a couple who love hiking.", "Zermatt"),
+])
+def test_a_small_town_a_trip_goes_to_is_kept_with_confidence(text, town):
+    """Too small for the place index (GeoNames towns of 15,000), a town all the same
+    (GeoNames towns of 5,000): the destination of a trip."""
+    verdict = _verdict(text, town, Label.LOCATION)
+    assert verdict is not None and verdict.keep and verdict.confidence >= PROTECTIVE_RULE_CONFIDENCE
+
+
+def test_a_made_up_place_a_trip_goes_to_is_still_not_public():
+    verdict = _verdict("Make a packing list for my trip to Quorrindale with my two kids.", "Quorrindale", Label.LOCATION)
+    assert verdict is not None and not verdict.keep
+
+
 @pytest.mark.parametrize(
     "text, place",
     [

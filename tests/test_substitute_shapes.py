@@ -256,6 +256,18 @@ def test_a_town_written_with_its_state_is_sent_in_the_state_sent(privacy_engine,
     assert code and any((t.country, t.region) == ("US", code) for t in towns().readings(sent_town)), result.sanitized
 
 
+@prop
+@given(seed=seeds)
+def test_a_small_town_someone_lives_in_is_a_town_not_a_person(privacy_engine, seed):
+    """spaCy reads "Moab" as a person; after "lives in" a GeoNames town of 5,000 people is
+    a place, and its stand-in a town."""
+    from agent.substitute.towns import towns
+
+    result, _ = sanitize(privacy_engine, "My mum lives in Moab and I visit her every month; what gift should I bring?", seed)
+    moab = next(e for e in result.entities if e.real == "Moab")
+    assert moab.label is Label.LOCATION and moab.action is Action.REPLACE and towns().readings(moab.sent), moab
+
+
 # -- e-mails and user names built from the person's stand-in ---------------------------
 def handle(name: str) -> str:
     from agent.substitute.handles import handle_form

@@ -24,7 +24,7 @@ from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.company_shapes import UnknownShape, unknown_shape
 from agent.knowledge.frequency import zipf
-from agent.knowledge.geonames import geo_index
+from agent.knowledge.geonames import geo_index, is_town_of_5000
 from agent.knowledge.names import lexicon
 from agent.knowledge.org_words import ENDS_WITH_PRIVATE_LEGAL_FORM
 from agent.knowledge.person_words import RELATION_PATTERN
@@ -771,7 +771,10 @@ class RelevanceRules:
         ):
             return Verdict(False, 0.8, "where you or someone you know lives or works")
         known = is_public(span.text, Label.LOCATION) or geo_index().lookup(span.text) is not None
-        if known and (PLACE_TOPIC.search(before) or PLACE_TOPIC.search(after) or PLACE_TOPIC_PROMPT.search(whole)):
+        travel = PLACE_TOPIC.search(before) or PLACE_TOPIC.search(after) or PLACE_TOPIC_PROMPT.search(whole)
+        if travel and not known and span.text[:1].isupper():
+            known = is_town_of_5000(span.text)  # "a trip to Banff": small, and a town all the same
+        if known and travel:
             # The prompt asks about the place, travels there or wants facts of it, and no
             # cue above says it is the user's home, office or address.
             return Verdict(True, 0.85, "public place")

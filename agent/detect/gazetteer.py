@@ -16,7 +16,7 @@ from agent import paths
 from agent.detect.base import DetectionContext
 from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
-from agent.knowledge.geonames import geo_index
+from agent.knowledge.geonames import geo_index, is_town_of_5000
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import NOT_ENTITIES
 from agent.knowledge.org_words import (
@@ -120,7 +120,7 @@ class PlaceDetector:
         ]
         listed = [(s.start, s.end) for s in spans]
         spans += [s for s in _towns_after_prepositions(text) if not any(a < s.end and s.start < b for a, b in listed)]
-        spans += _towns_before_their_region(text)
+        spans += _towns_before_their_region(text) + _towns_after_residence(text)
         return spans
 
 
@@ -149,6 +149,26 @@ _TOWN_COMMA_REGION = re.compile(
     r"(?<![\w'’\-])(?=((?:[A-Z][a-z][\w'’\-]*[ \t])?[A-Z][a-z][\w'’\-]*),[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)\b)"
 )
 _REGION_KINDS = frozenset({"subdivision", "country"})
+# "My mum lives in Moab", "we moved to Chelsea": after a verb of living somewhere, any
+# GeoNames town of 5,000 people or more is that town (NER reads some as people), even one
+# whose name is a first name too.
+_AFTER_RESIDENCE = re.compile(
+    r"\b(?:(?:lives?|living|lived|grew\s+up|born|based|settled|raised)\s+(?:in|near)|"
+    r"(?:moved|moving|relocated|relocating)\s+(?:to|near))\s+"
+    r"([A-Z][a-z][\w'’\-]*(?:[ \t][A-Z][a-z][\w'’\-]*)?)"
+)
+
+
+def _towns_after_residence(text: str) -> list[Span]:
+    out = []
+    for m in _AFTER_RESIDENCE.finditer(text):
+        words = m.group(1)
+        for candidate in (words, words.split()[0]) if " " in words else (words,):
+            if candidate.casefold() not in NOT_ENTITIES and is_town_of_5000(candidate):
+                # over NER's person (0.85): the verb says where, not who
+                out.append(Span(m.start(1), m.start(1) + len(candidate), Label.LOCATION, candidate, 0.9, PlaceDetector.name))
+                break
+    return out
 
 
 def _towns_before_their_region(text: str) -> list[Span]:

