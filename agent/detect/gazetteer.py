@@ -133,25 +133,26 @@ _AFTER_PLACE_PREPOSITION = re.compile(
 
 
 def _towns_after_prepositions(text: str) -> list[Span]:
+    return _towns_after(_AFTER_PLACE_PREPOSITION, text, 0.55, lambda town: (
+        is_sizeable_town(town) and town.casefold() not in NOT_ENTITIES and not _ordinary_word(town)))
+
+
+def _towns_after(cue: re.Pattern[str], text: str, score: float, is_town) -> list[Span]:
+    """The town right after each match of a cue: its one or two capitalised words, or the
+    first of them."""
     out = []
-    for m in _AFTER_PLACE_PREPOSITION.finditer(text):
+    for m in cue.finditer(text):
         words = m.group(1)
         for candidate in (words, words.split()[0]) if " " in words else (words,):
-            if is_sizeable_town(candidate) and candidate.casefold() not in NOT_ENTITIES and not _ordinary_word(candidate):
-                out.append(Span(m.start(1), m.start(1) + len(candidate), Label.LOCATION, candidate, 0.55, PlaceDetector.name))
+            if is_town(candidate):
+                out.append(Span(m.start(1), m.start(1) + len(candidate), Label.LOCATION, candidate, score, PlaceDetector.name))
                 break
     return out
 
 
-# "Boise, Idaho", "Leeds, England": a town written with its region is a place, whatever
-# NER calls it (spaCy reads some towns as firms), even a town too small for the lists.
-_TOWN_COMMA_REGION = re.compile(
-    r"(?<![\w'’\-])(?=((?:[A-Z][a-z][\w'’\-]*[ \t])?[A-Z][a-z][\w'’\-]*),[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)\b)"
-)
-_REGION_KINDS = frozenset({"subdivision", "country"})
 # "My mum lives in Moab", "we moved to Chelsea": after a verb of living somewhere, any
-# GeoNames town of 5,000 people or more is that town (NER reads some as people), even one
-# whose name is a first name too.
+# GeoNames town of 5,000 people or more is that town, even one whose name is a first name
+# too; scored over NER's person (0.85): the verb says where, not who.
 _AFTER_RESIDENCE = re.compile(
     r"\b(?:(?:lives?|living|lived|grew\s+up|born|based|settled|raised)\s+(?:in|near)|"
     r"(?:moved|moving|relocated|relocating)\s+(?:to|near))\s+"
@@ -160,15 +161,16 @@ _AFTER_RESIDENCE = re.compile(
 
 
 def _towns_after_residence(text: str) -> list[Span]:
-    out = []
-    for m in _AFTER_RESIDENCE.finditer(text):
-        words = m.group(1)
-        for candidate in (words, words.split()[0]) if " " in words else (words,):
-            if candidate.casefold() not in NOT_ENTITIES and is_town_of_5000(candidate):
-                # over NER's person (0.85): the verb says where, not who
-                out.append(Span(m.start(1), m.start(1) + len(candidate), Label.LOCATION, candidate, 0.9, PlaceDetector.name))
-                break
-    return out
+    return _towns_after(_AFTER_RESIDENCE, text, 0.9,
+                        lambda town: town.casefold() not in NOT_ENTITIES and is_town_of_5000(town))
+
+
+# "Boise, Idaho", "Leeds, England": a town written with its region is a place, whatever
+# NER calls it (spaCy reads some towns as firms), even a town too small for the lists.
+_TOWN_COMMA_REGION = re.compile(
+    r"(?<![\w'’\-])(?=((?:[A-Z][a-z][\w'’\-]*[ \t])?[A-Z][a-z][\w'’\-]*),[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)\b)"
+)
+_REGION_KINDS = frozenset({"subdivision", "country"})
 
 
 def _towns_before_their_region(text: str) -> list[Span]:

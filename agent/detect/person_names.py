@@ -86,7 +86,7 @@ _CAPITALISED_PAIR = re.compile(
 )
 # A first name the lists lack ("Priyanka", "Oluwaseun") is still a word no dictionary
 # has and that is written rarely: under this Zipf frequency (most brands and places that
-# are not in the lists are above it: "Nvidia" 3.3, "Palo" 3.3, "Costa" 4.2).
+# are not in the lists are above it: "Palo" 3.3, "Costa" 4.2).
 _UNLISTED_FIRST_ZIPF = 3.0
 # Cues after which a capitalised word is a name only if the name lists know it.
 _WEAK_CUE = re.compile(
@@ -508,7 +508,7 @@ class PersonNameDetector:
         Faker's lists hold a few hundred first names per locale, so many real ones are
         missing, and NER misses such pairs in plain sentences. The first word must be no
         dictionary word, rare in writing, and no place or company; the surname no
-        everyday word ("Hall", "Park" and "Young" are surnames too), and the name must end
+        everyday word ("Hall", "Hill" and "Young" are surnames too), and the name must end
         the phrase (a lower-case word or punctuation after it). Scored over NER's guess of
         a firm (spaCy reads "Nkechi Obi" as one) and under its persons and places."""
         names = lexicon()

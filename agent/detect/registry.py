@@ -316,7 +316,7 @@ def _consistent_labels(spans: list[Span]) -> list[Span]:
     return [s if best[fold(s.text)].label is s.label else replace(s, label=best[fold(s.text)].label) for s in spans]
 
 
-# Titles, and role nouns written as titles ("Applicant Tomas Ferreira Lima": NER takes the
+# Titles, and role nouns written as titles ("Applicant Tomas Arvelo Lima": NER takes the
 # role word into the name, and its stand-in then replaced "Applicant" too).
 _LEADING_TITLE = re.compile(rf"^(?:(?:{TITLE_PATTERN})\.?\s+|(?:{ROLE_NOUN_PATTERN})\s+(?=(?-i:[A-Z])))+", re.IGNORECASE)
 

@@ -23,7 +23,7 @@ TITLES = (
 TITLE_PATTERN = "|".join(TITLES)
 TITLE_WORDS = frozenset(t.casefold() for t in TITLES)
 # Role nouns that case notes, HR and court prose put before a name like a title ("Patient
-# Rosalind Achterberg", "Applicant Tomas Ferreira"). NER often takes the role word into
+# Rosalind Achterberg", "Applicant Tomas Arvelo"). NER often takes the role word into
 # the name; it is not part of it.
 ROLE_NOUNS = (
     "Patient", "Client", "Employee", "Applicant", "Tenant", "Resident", "Student", "Customer", "Defendant",
