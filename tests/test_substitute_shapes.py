@@ -94,6 +94,18 @@ def test_particles_stay_and_the_surname_after_them_changes(privacy_engine, seed)
 
 
 @prop
+@given(seed=seeds, case=st.sampled_from([("Got a text from De Silva about the keys.", "De Silva"),
+                                         ("Meeting with Da Costa at 3, can you draft an agenda?", "Da Costa")]))
+def test_a_surname_that_opens_with_a_capital_particle_keeps_it(privacy_engine, seed, case):
+    """"De Silva" alone is a surname (its stand-in was "Thomas Lefebvre")."""
+    text, real = case
+    result, _ = sanitize(privacy_engine, text, seed, replace=[real])
+    fake = sent_for(result, real, Label.PERSON)
+    particle, surname = real.split()
+    assert fake.startswith(particle + " ") and len(fake.split()) == 2 and surname not in fake, fake
+
+
+@prop
 @given(seed=seeds)
 def test_double_barrelled_surname_gets_two(privacy_engine, seed):
     result, _ = sanitize(privacy_engine, "The contract names Thandeka Obi-Lindqvist as the tenant.", seed, replace=["Thandeka Obi-Lindqvist"])

@@ -181,7 +181,9 @@ class PersonSurrogates:
         roles = list(roles)
         for i, part in enumerate(parts):
             # "van der Berg", "de la Fontaine": particles sit before the surname.
-            if part.casefold() in NAME_PARTICLES and i < len(parts) - 1 and (part.islower() or 0 < i):
+            if part.casefold() in NAME_PARTICLES and i < len(parts) - 1 and (
+                part.islower() or 0 < i or self._leading_particle(part, parts[i + 1])
+            ):
                 roles[i] = "particle"
         core = [(i, p) for i, p in enumerate(parts) if roles[i] not in ("particle", "initial")]
         tokens = [p for _, p in core]
@@ -198,6 +200,12 @@ class PersonSurrogates:
         firsts = [p for i, p in core if roles[i] == "first"]
         gender = self.names.gender_of(firsts[0], locale) if firsts else "any"
         return roles, locale, gender
+
+    def _leading_particle(self, part: str, following: str) -> bool:
+        """"De Silva", "Da Costa": a capitalised particle that opens a surname, when no list
+        has it as a first name ("Van Morrison" has one) and a list has the word after it as
+        a surname. Read as a first name, its stand-in was "Thomas Lefebvre"."""
+        return not (self.names.info(part).first_in - {"en"}) and self.names.is_last_name(following)
 
     def _part(self, part: str, role: str, locale: str, gender: str, taken: set[str], rng: random.Random,
               is_free, single: bool) -> str | None:
