@@ -18,7 +18,7 @@ from agent.decide.relevance import RelevanceRules, Verdict
 from agent.detect.table import risk_of, risk_weights
 from agent.engine.local_tasks import RelevanceJudge
 from agent.entities import DIRECT_IDENTIFIERS, Action, Decision, Label, RiskScore, Span
-from agent.knowledge.geonames import geo_index
+from agent.knowledge.geonames import geo_index, is_region_of
 from agent.knowledge.reference_sites import is_public_reference_url
 from agent.session.conversation import Conversation, fold
 
@@ -176,9 +176,6 @@ class _RulesOncePerText(RelevanceRules):
         return last[1][key]
 
 
-_REGION_KINDS = {"city": ("subdivision", "country"), "subdivision": ("country",)}
-
-
 def _one_decision_for_town_and_region(
     text: str, decisions: list[Decision | None], judged: Sequence[int], swap: Action
 ) -> None:
@@ -201,7 +198,7 @@ def _one_decision_for_town_and_region(
         if text[town.span.end:region.span.start].strip() != ",":
             continue
         inner, outer = geo_index().lookup(town.span.text), geo_index().lookup(region.span.text)
-        if inner is None or outer is None or inner.country != outer.country or outer.kind not in _REGION_KINDS.get(inner.kind, ()):
+        if inner is None or outer is None or not is_region_of(outer, inner):
             continue
         if b in judged_set:
             keep.add(fold(region.span.canonical or region.span.text))

@@ -13,12 +13,12 @@ import re
 import typing
 
 from agent.entities import Span
-from agent.knowledge.org_words import GENERIC_ORG_WORDS, INDUSTRY_WORDS
 from agent.knowledge.org_words import LEGAL_FORM_WORDS as _LEGAL_WORDS  # GmbH, KGaA, SpA: not code
+from agent.knowledge.org_words import ORG_KIND_WORDS
 
 # Words of a firm's name that no identifier has after it, past a space.
 # (Trade and kind words of four letters or more: the lists' short entries are particles.)
-_NOT_AFTER_AN_IDENTIFIER = _LEGAL_WORDS | {w for w in GENERIC_ORG_WORDS | INDUSTRY_WORDS if len(w) >= 4}
+_NOT_AFTER_AN_IDENTIFIER = _LEGAL_WORDS | {w for w in ORG_KIND_WORDS if len(w) >= 4}
 
 # Names every Python program uses (keywords, builtins, typing): None, True, Exception,
 # Optional... In code they are never a person, a place or an organisation.

@@ -16,7 +16,7 @@ from agent import paths
 from agent.detect.base import DetectionContext
 from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
-from agent.knowledge.geonames import geo_index, is_town_of_5000
+from agent.knowledge.geonames import geo_index, is_region_of, is_town_of_5000
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import NOT_ENTITIES
 from agent.knowledge.org_words import (
@@ -170,7 +170,6 @@ def _towns_after_residence(text: str) -> list[Span]:
 _TOWN_COMMA_REGION = re.compile(
     r"(?<![\w'’\-])(?=((?:[A-Z][a-z][\w'’\-]*[ \t])?[A-Z][a-z][\w'’\-]*),[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)\b)"
 )
-_REGION_KINDS = frozenset({"subdivision", "country"})
 
 
 def _towns_before_their_region(text: str) -> list[Span]:
@@ -178,13 +177,13 @@ def _towns_before_their_region(text: str) -> list[Span]:
     index = geo_index()
     for m in _TOWN_COMMA_REGION.finditer(text):
         region = index.lookup(m.group(2))
-        if region is None or region.kind not in _REGION_KINDS:
+        if region is None or region.kind not in ("subdivision", "country"):
             continue
         words = m.group(1)
         candidate = words.split()[-1] if " " in words else words
         for value in (words, candidate) if " " in words else (words,):
             town = index.lookup(value)
-            if town is not None and town.kind == "city" and town.country == region.country:
+            if town is not None and town.kind == "city" and is_region_of(region, town):
                 start = m.start(1) + len(words) - len(value)
                 out.append(Span(start, start + len(value), Label.LOCATION, value, 0.75, PlaceDetector.name))
                 break

@@ -21,6 +21,7 @@ from agent.knowledge.org_words import (
     ENDS_WITH_LEGAL_FORM,
     GENERIC_ORG_WORDS,
     INDUSTRY_WORDS,
+    ORG_KIND_WORDS,
     is_generic_org,
 )
 from agent.knowledge.places import is_known_place, place_kind
@@ -356,10 +357,9 @@ def _ends_with_org_word(value: str, names) -> bool:
     words = value.split()
     last = words[-1].strip(".,'’")
     return (len(words) > 1 and len(last) >= 3 and last[:1].isupper()
-            and last.casefold() in _ORG_KIND_WORDS and not names.is_last_name(last))
+            and last.casefold() in ORG_KIND_WORDS and not names.is_last_name(last))
 
 
-_ORG_KIND_WORDS = GENERIC_ORG_WORDS | INDUSTRY_WORDS
 # Words that end a business's name and never a place's (a place may end in "City",
 # "County", "Court" or "Market"; a firm in "Legal" or "Logistics").
 _TRADE_WORDS = INDUSTRY_WORDS | frozenset({

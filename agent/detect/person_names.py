@@ -20,8 +20,14 @@ from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
-from agent.knowledge.org_words import GENERIC_ORG_WORDS, INDUSTRY_WORDS
-from agent.knowledge.person_words import ET_AL, NAME_PARTICLES, RELATION_PATTERN, ROLE_NOUNS, TITLE_PATTERN
+from agent.knowledge.org_words import ORG_KIND_WORDS
+from agent.knowledge.person_words import (
+    ET_AL,
+    NAME_PARTICLES,
+    RELATION_PATTERN,
+    ROLE_NOUNS,
+    TITLE_PATTERN,
+)
 from agent.knowledge.places import PLACE_PREPOSITIONS, is_known_place, is_sizeable_town
 from agent.knowledge.words import is_common_word, word_frequency
 
@@ -79,7 +85,6 @@ _DASH_SIGN_OFF = re.compile(
 _ROLE_TITLE = re.compile(
     rf"\b(?:{'|'.join(f'[{w[0]}{w[0].lower()}]{w[1:]}' for w in ROLE_NOUNS)})[ \t]+(?P<v>{_UPPER_TOKEN}(?:[ \t]+(?:[A-Z]\.?[ \t]+)?{_UPPER_TOKEN}){{1,2}})"
 )
-ORG_KIND_WORDS = GENERIC_ORG_WORDS | INDUSTRY_WORDS
 # Two capitalised words on one line, every pair tried (see _FIRST_THEN_SURNAME).
 _CAPITALISED_PAIR = re.compile(
     r"(?<![\w'’\-])(?=(?P<first>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})[ \t]+(?P<last>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})(?![\w\-]))"

@@ -33,6 +33,13 @@ class Place:
     population: int  # 0 when the source gives none
 
 
+def is_region_of(region: Place, place: Place) -> bool:
+    """A country or a first-level region that holds a city ("Ohio" of "Dayton"), or a
+    country that holds a region, as far as GeoNames' country codes tell."""
+    wider = {"city": ("subdivision", "country"), "subdivision": ("country",)}.get(place.kind, ())
+    return region.kind in wider and region.country == place.country
+
+
 @dataclass(frozen=True, slots=True)
 class CityRow:
     """One GeoNames city, only the fields Veil reads."""

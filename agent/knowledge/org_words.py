@@ -103,6 +103,8 @@ INDUSTRY_WORDS = frozenset(
         "School", "Schools", "Games", "Pictures", "Films", "Factory",
     )
 )
+# Words that say a name is an organisation's: its kind ("University", "Clinic") or its trade.
+ORG_KIND_WORDS = GENERIC_ORG_WORDS | INDUSTRY_WORDS
 
 
 # The last word of a small firm's descriptive name, the kind of service it sells, for
