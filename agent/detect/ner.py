@@ -9,6 +9,7 @@ from agent.detect.base import DetectionContext
 from agent.detect.cyrillic_names import name_bounds as cyrillic_name_bounds
 from agent.detect.cyrillic_names import not_a_name as cyrillic_not_a_name
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
+from agent.detect.particle_surnames import widen_over_particles
 from agent.detect.person_names import FAMILY_BEFORE, is_family_plural, kinship_letters
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
@@ -212,6 +213,9 @@ class SpacyNerDetector:
                     value = text[start:end]
                 if cyrillic_not_a_name(value):
                     continue  # "Привет": an English model's guess on Cyrillic text, made of ordinary words
+            if label is Label.PERSON:
+                start, end = widen_over_particles(text, start, end)  # "Van der Berg", not "Berg"
+                value = text[start:end]
             score = _BASE_SCORE[label]
             if label is Label.PERSON and any(ch.isdigit() for ch in value):
                 continue  # "Leeds LS6 2QT": people's names have no digits

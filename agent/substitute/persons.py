@@ -204,7 +204,10 @@ class PersonSurrogates:
     def _leading_particle(self, part: str, following: str) -> bool:
         """"De Silva", "Da Costa": a capitalised particle that opens a surname, when no list
         has it as a first name ("Van Morrison" has one) and a list has the word after it as
-        a surname. Read as a first name, its stand-in was "Thomas Lefebvre"."""
+        a surname. Read as a first name, its stand-in was "Thomas Lefebvre". A particle
+        before another ("Van der Berg", "De la Cruz") opens a surname whatever the lists say."""
+        if following.casefold() in NAME_PARTICLES:
+            return True
         return not (self.names.info(part).first_in - {"en"}) and self.names.is_last_name(following)
 
     def _part(self, part: str, role: str, locale: str, gender: str, taken: set[str], rng: random.Random,
