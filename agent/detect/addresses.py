@@ -58,6 +58,20 @@ _UNIT_BEFORE = re.compile(r"\b(?:Apt|Apartment|Suite|Unit|Flat)\.?[ \t]*#?[ \t]*
 # A street of capitalised words with an optional house number, for "the corner of A and B".
 _CORNER_STREET = r"(?:\d{1,5}[ \t]+)?[A-ZÀ-Þ][\w'’\-]*\.?(?:[ \t]+(?:\d{1,5}\b|[A-ZÀ-Þ][\w'’\-]*\.?)){0,3}"
 
+# "meet me at 42 baker street", "the clinic on 7 elm court": a preposition of place before
+# a lower-case number and street says it is one, without a cue of living or shipping.
+_PLACE_PREPOSITION_BEFORE = re.compile(r"\b(?:at|on|to|from|near|outside|opposite)[ \t]+$")
+# Words that make "2 sides of the green" or "at 10 by the main gate" a phrase, not a street.
+_PHRASE_WORDS = frozenset({"of", "the", "a", "an", "and", "or", "in", "on", "at", "by", "to", "for", "with", "from",
+                           "my", "our", "your", "his", "her", "their", "this", "that", "is", "am", "pm"})
+
+
+def _a_place_after_a_preposition(text: str, start: int, value: str) -> bool:
+    words = value.split()[1:-1]
+    return (_PLACE_PREPOSITION_BEFORE.search(text, max(0, start - 12), start) is not None
+            and not any(w.strip(",.") in _PHRASE_WORDS for w in words))
+
+
 
 class AddressDetector:
     """Street addresses (number + street words, European street names), PO boxes, and
@@ -140,7 +154,9 @@ class AddressDetector:
                     or (match.group("after") and (announced(text, match.start(), STREET) or self._postcode_town.match(text, match.end())))
                 ):
                     continue  # "via Zoom 3 times": a house number before it, or after it with a cue or a postcode
-                if pattern is self._street_lower and (not value.islower() or not announced(text, match.start(), STREET)):
+                if pattern is self._street_lower and (not value.islower() or not (
+                    announced(text, match.start(), STREET) or _a_place_after_a_preposition(text, match.start(), value)
+                )):
                     continue  # written with capitals: the pattern above; uncued: "5 main road works"
                 found_score = score
                 if pattern is self._eu_prefix:

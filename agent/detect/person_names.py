@@ -34,6 +34,11 @@ from agent.knowledge.words import is_common_word, word_frequency
 # The prefix of MacLeod, McKenna, FitzGerald, O'Brien: a capital follows it.
 _SURNAME_PREFIX = r"(?:(?:Mc|Mac|Fitz|O['’])(?=[A-Z]))?"
 _UPPER_TOKEN = _SURNAME_PREFIX + r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?(?!\w)"
+# A pronoun with a contracted verb ("I'm", "We'll", "She's"), or a negation ("Don't"): never
+# a name, whatever its capital ("Anna's" is a name's possessive, so 's counts after pronouns only).
+_CONTRACTED = re.compile(
+    r"I['’](?:m|d|ll|ve)|(?:You|We|They|He|She|It|That|There|What|Who|Let)['’](?:s|d|ll|ve|re)|[A-Z][a-z]{1,5}n['’]t"
+)
 _NAME = rf"{_UPPER_TOKEN}(?:\s+(?:[A-Z]\.?\s+)?{_UPPER_TOKEN}){{0,2}}"
 # Academic citations: "<Surname> et al." (a particle before it: "van Dijk et al."), and two
 # authors before a year in brackets: "(<Surname> & <Surname>, 2019)", "(<Surname> and <Surname> 2019a".
@@ -73,6 +78,19 @@ def _lower_given_name(word: str) -> bool:
             and word not in _FUNCTION_WORDS and word.capitalize() not in NOT_NAMES)
 
 
+# A greeting to one person in lower case at the start of a message, a line or a sentence
+# ("hi priya, sorry i missed ur call"); `end`: the comma, stop or line end after the name.
+_LOWER_GREETING = re.compile(
+    r"(?:^|(?<=[\n.!?:;,\"“])[ \t]*)(?:hi|hello|hey|hiya|dear|morning|thanks|thank you|cheers)[ \t]+"
+    r"(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})(?![\w'’\-])(?P<end>[ \t]*(?:[,!.:;\n]|$))?",
+    re.MULTILINE,
+)
+# A lower-case sign-off: "... till 5. - tom", "thanks, anna" at the end of a line.
+_LOWER_SIGN_OFF = re.compile(
+    r"(?:(?:(?<=[\s.!?,;:])|^)[-–—~][ \t]?|(?:thanks|thank you|cheers|love|regards|best)[ \t]*,?[ \t]*\n?[ \t]*)"
+    r"(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})(?P<end>[ \t]*[.!]?[ \t]*(?:['\"”’)]|$))",
+    re.MULTILINE,
+)
 # A message signed with a dash at its end: "... from March. -Kwabena'", "see you then
 # — Ines" (the name a listed first name, then the end of the line or a closing quote).
 _DASH_SIGN_OFF = re.compile(
@@ -304,6 +322,7 @@ class PersonNameDetector:
         spans += self._by_surname(text) + self._by_unlisted_first_name(text) + self._by_capitals(text) + self._by_introduction(text) + self._by_address(text)
         spans += self._by_script_border(text) + self._by_kinship_letter(text) + self._by_roster(text)
         spans += self._by_lower_pair(text) + self._by_lower_relation(text) + self._by_citation(text)
+        spans += self._by_lower_greeting(text)
         spans += [Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.7, self.name)
                   for m in _FAMILY.finditer(text) if is_family_plural(m.group("v"))]
         spans += [Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.65, self.name)
@@ -405,6 +424,25 @@ class PersonNameDetector:
                 continue
             spans.append(Span(match.start("first"), match.end("last"), Label.PERSON,
                               text[match.start("first"):match.end("last")], 0.7, self.name))
+        return spans
+
+    @staticmethod
+    def _by_lower_greeting(text: str) -> list[Span]:
+        """A lower-case given name greeted or signing off in chat ("hi priya, sorry i
+        missed ur call ... - tom"). Greetings and sign-offs open and close a message, so
+        the name must be a listed first name, and not the word of an endearment: one
+        English alone lists ("hi love", "thanks boss") or an everyday word without the
+        comma or line end a greeting puts after a name."""
+        names = lexicon()
+        spans = []
+        for match in (m for pattern in (_LOWER_GREETING, _LOWER_SIGN_OFF) for m in pattern.finditer(text)):
+            word = match.group("v")
+            if word in _FUNCTION_WORDS or _STOP.fullmatch(word) or not names.is_first_name(word):
+                continue
+            elsewhere = len(names.info(word).first_in - {"en"})
+            if is_common_word(word) and (elsewhere < 2 or match.group("end") is None):
+                continue
+            spans.append(Span(match.start("v"), match.end("v"), Label.PERSON, word, 0.65, PersonNameDetector.name))
         return spans
 
     def _by_lower_pair(self, text: str) -> list[Span]:
@@ -914,8 +952,8 @@ class PersonNameDetector:
             for k, it in enumerate(items):
                 start = offset + it.start()
                 value = it.group()
-                if start in starts or value in NOT_NAMES or is_known_place(value):
-                    continue
+                if start in starts or value in NOT_NAMES or is_known_place(value) or _CONTRACTED.fullmatch(value):
+                    continue  # "Adeyemi and I'm applying": a pronoun and its verb end a list of names
                 if " " not in value and is_common_word(value) and not (names.is_first_name(value) or names.is_last_name(value)):
                     # An ordinary word at an edge of the list has its capital for another
                     # reason: the first item opens a sentence ("Originally, Ada said"), a

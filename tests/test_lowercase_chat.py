@@ -1,0 +1,73 @@
+"""Chat written all in lower case: the names greeted or signing off and a numbered street
+after a preposition of place are found; endearments, group greetings and phrases with a
+number are not. Also: a pronoun with a contracted verb is never a name in a list of names.
+Sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.entities import Label
+from agent.session.conversation import Conversation
+
+
+def persons(engine, text: str) -> set[str]:
+    return {s.text for s in engine.detect(text) if s.label is Label.PERSON}
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ("rewrite this pls: hi priya, sorry i missed ur call. - tom", {"priya", "tom"}),
+        ("can you make this nicer: hey sam, the report is late again. thanks, dave", {"sam", "dave"}),
+        ("ok see u then - mark", {"mark"}),
+        ("hello ingrid, the keys are under the mat", {"ingrid"}),
+    ],
+)
+def test_a_lower_case_name_greeted_or_signing_off_is_a_person(privacy_engine, text, names):
+    assert names <= persons(privacy_engine, text), persons(privacy_engine, text)
+    sanitized = privacy_engine.sanitize(text, Conversation("lower-greeting")).sanitized
+    assert not any(f" {n}" in sanitized for n in names), sanitized
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hi love, dinner at 7? x",
+        "thanks boss, will do",
+        "hey guys, who is free tonight",
+        "hello there, i need help with my taxes",
+        "hi will be late today",
+    ],
+)
+def test_endearments_and_greetings_to_a_group_are_no_names(privacy_engine, text):
+    assert not persons(privacy_engine, text)
+
+
+@pytest.mark.parametrize(
+    "text, street",
+    [
+        ("meet me at 42 baker street tomorrow", "42 baker street"),
+        ("ill be at the clinic on 7 ashford rd till 5", "7 ashford rd"),
+        ("drop it off at 19 willow lane pls", "19 willow lane"),
+    ],
+)
+def test_a_lower_case_numbered_street_after_a_preposition_is_an_address(privacy_engine, text, street):
+    addresses = [s.text for s in privacy_engine.detect(text) if s.label is Label.ADDRESS]
+    assert street in addresses, addresses
+    assert street not in privacy_engine.sanitize(text, Conversation("lower-street")).sanitized
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["we walked on 2 sides of the green", "meet at 10 by the main gate", "i ate 5 main road snacks"],
+)
+def test_a_phrase_with_a_number_and_a_street_word_is_no_address(privacy_engine, text):
+    assert not [s for s in privacy_engine.detect(text) if s.label is Label.ADDRESS]
+
+
+def test_a_pronoun_with_a_contracted_verb_ends_a_list_of_names(privacy_engine):
+    text = "Can you check my essay? My name is Oluwaseun Adeyemi and I'm applying to college."
+    result = privacy_engine.sanitize(text, Conversation("contraction"))
+    assert "I'm applying" in result.sanitized, result.sanitized
+    assert "I'm" not in persons(privacy_engine, text)
