@@ -45,7 +45,7 @@ def without_accents(name: str) -> str:
 
 
 def pool(locale: str, key: str) -> set[str]:
-    return set(lexicon().pools[locale][key])
+    return set(lexicon().pools[locale].get(key, ()))
 
 
 def every_pool(*keys: str) -> set[str]:
@@ -471,3 +471,32 @@ def test_short_handles_of_one_shape_get_different_words(seed):
     # Few names of two letters are not also words: initials must still spread out.
     stand_ins = {handle_like(seed, h) for h in ("jd7", "kl7", "mp7", "rt7")}
     assert len(stand_ins) >= 3, stand_ins
+
+
+@prop
+@given(seed=seeds, case=st.sampled_from([
+    ("Please write to Agnieszka Kowalczyk about the refund.", "Agnieszka Kowalczyk", "pl_PL"),
+    ("Ask Tomasz Lewandowski to sign the lease.", "Tomasz Lewandowski", "pl_PL"),
+    ("Our guide in Reykjavik was Jón Sigurðsson, book him again.", "Jón Sigurðsson", "is_IS"),
+]))
+def test_polish_and_icelandic_surnames_get_stand_ins_of_their_origin(privacy_engine, seed, case):
+    """Faker keeps Polish surnames in `unisex_last_names`/`male_last_names` and builds
+    Icelandic ones from stems: read from `last_names` alone, both lists were empty, and
+    "Kowalczyk" got "Ditschlerin"."""
+    text, real, locale = case
+    result, _ = sanitize(privacy_engine, text, seed, replace=[real])
+    fake = sent_for(result, real, Label.PERSON)
+    assert fake.split()[-1] in pool(locale, "last") and fake.split()[-1] != real.split()[-1], fake
+
+
+@prop
+@given(seed=seeds, case=st.sampled_from([
+    ("Please forward this to Mrs. Dragomirescu today.", "Dragomirescu", "ro_RO"),  # no list has it
+    ("Send the minutes to Mr. Zervopoulos.", "Zervopoulos", "el_GR-Latn"),
+]))
+def test_a_surname_no_list_has_takes_its_origin_from_its_ending(privacy_engine, seed, case):
+    text, real, locale = case
+    assert not lexicon().pool_locales(real.split()[-1])
+    result, _ = sanitize(privacy_engine, text, seed, replace=[real])
+    fake = sent_for(result, real, Label.PERSON)
+    assert fake.split()[-1] in pool(locale, "last") | pool(locale, "last_male") | pool(locale, "last_female"), fake
