@@ -71,3 +71,49 @@ def test_a_pronoun_with_a_contracted_verb_ends_a_list_of_names(privacy_engine):
     result = privacy_engine.sanitize(text, Conversation("contraction"))
     assert "I'm applying" in result.sanitized, result.sanitized
     assert "I'm" not in persons(privacy_engine, text)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("write a dating bio for me, im jake, 27, nurse, love hiking", "jake"),
+        ("hi my name is frank and i need help with a letter", "frank"),  # "my name is" says a name follows
+        ("im priya and i run a small bakery", "priya"),  # a name that is no English word
+    ],
+)
+def test_a_lower_case_self_introduction_names_a_person(privacy_engine, text, name):
+    assert name in persons(privacy_engine, text)
+
+
+@pytest.mark.parametrize("text", ["i'm frank, i dont like this", "i'm tired, can u help", "im grace under pressure lol"])
+def test_a_word_after_im_is_no_name_without_an_age_after_it(privacy_engine, text):
+    assert not persons(privacy_engine, text)
+
+
+@pytest.mark.parametrize(
+    "text, town",
+    [
+        ("im a nurse in glasgow and i hate the night shifts", "glasgow"),
+        ("i moved here from leeds last year, how do i register with a gp", "leeds"),
+    ],
+)
+def test_a_lower_case_town_after_a_preposition_is_a_place(privacy_engine, text, town):
+    places = [s.text for s in privacy_engine.detect(text) if s.label is Label.LOCATION]
+    assert town in places, places
+
+
+@pytest.mark.parametrize("text", ["im reading in bath tonight", "we are going to nice places", "it broke in split seconds"])
+def test_a_lower_case_word_that_names_a_town_too_is_left_alone(privacy_engine, text):
+    assert not [s for s in privacy_engine.detect(text) if s.label is Label.LOCATION]
+
+
+def test_a_lower_case_city_asked_about_is_kept(privacy_engine):
+    text = "what to do in new york for a weekend"
+    assert "new york" in privacy_engine.sanitize(text, Conversation("lower-city")).sanitized
+
+
+def test_a_greeting_before_im_does_not_hide_the_name_after_it(privacy_engine):
+    """"Hey, I'm Sven": the greeting's cue took "I'm" for the name and used up the text, so
+    the "I'm" cue never saw "Sven"."""
+    text = "Hey, I'm Sven from Göteborg. How do we price cinnamon buns?"
+    assert "Sven" in persons(privacy_engine, text)

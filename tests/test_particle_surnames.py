@@ -42,3 +42,14 @@ def test_widened_over_the_particles(text, piece, name):
 )
 def test_everyday_words_and_places_do_not_widen(text, piece):
     assert widened(text, piece) == piece
+
+
+@pytest.mark.parametrize(
+    "text, piece",
+    [
+        ("Hallo, ich bin Wiebke Oltmanns und brauche Hilfe.", "Wiebke Oltmanns"),  # "bin": "am"
+        ("Hoi, ik ben Sanne de Wit.", "Sanne de Wit"),
+    ],
+)
+def test_a_verb_that_is_also_a_particle_does_not_widen(text, piece):
+    assert widened(text, piece) == piece

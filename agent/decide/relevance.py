@@ -18,7 +18,8 @@ from agent import paths
 from agent.decide.pasted import FICTION_SPEC_BEFORE, in_pasted_document
 from agent.decide.place_cues import origin_or_home, where_someone_they_know_is, where_someone_works, where_the_writer_is
 from agent.decide.unknown_names import unknown_name
-from agent.detect.person_names import FAMILY_BEFORE, is_family_plural
+from agent.detect.org_cues import BUSINESS_DOCUMENTS
+from agent.detect.person_names import FAMILY_BEFORE, PARTNER_BEFORE, is_family_plural
 from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
@@ -205,6 +206,8 @@ _PERSONAL_ORG = re.compile(
     r"health insurer|provider|lender|mortgage lender|carrier|gym|university|college|hospital|accountants?|"
     r"solicitors?|law firm),?\s+(?:is\s+|called\s+|named\s+|\()?|"
     r"\b(?:our|my|the)\s+client,?\s+|"
+    # the people the writer works with there: "on my team at X", "my manager at X"
+    r"\b(?:my|our)\s+(?:\w+\s+)?(?:team|office|department|colleagues?|co-?workers?|manager|boss)\s+(?:at|in)\s+(?:the\s+)?|"
     r"\b(?:as|i'm|i’m|i\s+am|we\s+are)\s+(?:the\s+|an?\s+)?(?:owner|owners|founder|founders|co-?founder|ceo|"
     r"managing\s+director|proprietor)\s+(?:of|at)\s+|\b(?:i|we)\s+(?:own|run|founded|started)\s+|"
     r"\bjob\s+(?:at|with)\s+|\binternship\s+at\s+|\bhired\s+(?:at|by)\s+|\bapply(?:ing)?\s+(?:to|at)\s+|"
@@ -444,7 +447,7 @@ _PUBLIC_EVIDENCE = frozenset({
 # What a prompt asks of a place it is about: a trip, things to see, its facts.
 PLACE_TOPIC = re.compile(
     r"(?i)\b(?:trips?|travel\w*|visit\w*|tour\w*|itinerar\w+|vacation|holiday|sightseeing|places|"
-    r"things\s+to\s+(?:do|see)|attractions?|guide|overview|history|culture|cuisine|population|weather|"
+    r"(?:things|what)\s+to\s+(?:do|see|eat)|attractions?|guide|overview|history|culture|cuisine|population|weather|"
     r"climate|economy|capital|geography|facts?|landmarks?|famous|explore|exploring|stay\s+in|"
     r"real\s+estate|market|flights?|hotels?|beaches|restaurants|moving\s+to|relocat\w+)\b"
 )
@@ -455,6 +458,15 @@ _PLACE_OF_BUSINESS = re.compile(
     r"(?i)\b(?:school|house|home|office|student|rehab|property|apartment|farm|city of|town of|"
     r"village of|established|founded|located)"
     r"\b[^.!?\n]{0,30}?\b(?:in|at|outside|near|of)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}$"
+)
+_BUSINESS_DOCUMENT_AFTER = re.compile(rf"\s+(?:{BUSINESS_DOCUMENTS})\b")
+# What one has on a platform: "our Etsy shop", "my YouTube channel", "her Amazon account".
+_ON_A_PLATFORM_AFTER = re.compile(r"(?i)\s+(?:shop|store|storefront|page|account|channel|listings?|profile|seller\s+account)\b")
+# A home being looked for: "want to buy a house in X", "looking for a flat near X".
+_HOME_TO_FIND = re.compile(
+    r"(?i)\b(?:buy|buying|purchase|purchasing|rent|renting|find|finding|looking\s+(?:for|at)|search(?:ing)?\s+for|"
+    r"build|building|hunting\s+for)\s+(?:a|an|our|my|the)\s+(?:new\s+|first\s+|second\s+|family\s+|small\s+|bigger\s+)?"
+    r"(?:house|home|flat|apartment|condo|place|property|studio)\s+(?:in|at|near|around|outside)\s+(?:the\s+)?$"
 )
 _KNOWLEDGE_Q = re.compile(
     r"(?i)(?:\bwho\s+(?:is|was|were|are)\b|\bwhat\s+(?:is|was|are|were|does|did|do)\b|\bwhen\s+(?:is|was|did|does)\b|"
@@ -671,6 +683,8 @@ class RelevanceRules:
             return Verdict(False, 0.9, "a private person")  # "dinner at the Johnsons'": a household
         if is_public(span.text, Label.PERSON):
             return Verdict(True, 0.85, "public figure")
+        if PARTNER_BEFORE.search(before):
+            return Verdict(False, 0.9, "a private person")  # "my brother's wedding to Aisling"
         tokens = span.text.split()
         common_first_name = len(lexicon().info(tokens[0]).first_in - {"en"}) >= 2
         if len(tokens) == 1 and not common_first_name and _named_work(whole) and not _STORY_ABOUT_PEOPLE.search(whole):
@@ -706,6 +720,10 @@ class RelevanceRules:
         return any(m and is_public(m.group(1), Label.PERSON) for m in (after, before))
 
     def _org(self, span: Span, before: str, after: str, whole: str) -> Verdict:
+        if _ON_A_PLATFORM_AFTER.match(after) and re.search(r"(?i)\b(?:our|my|his|her|their)\s+$", before) and is_public(
+            span.text, Label.ORG
+        ):
+            return Verdict(True, 0.85, "a platform you use")  # "our Etsy shop", "my YouTube channel"
         if _PERSONAL_ORG.search(before) or _PAST_WORKPLACE_BEFORE.search(before) or (
             _SENTENCE_START_AT.search(before) and _FIRST_PERSON_PAST_AFTER.match(after)
         ):
@@ -715,6 +733,9 @@ class RelevanceRules:
         public = is_public(span.text, Label.ORG) or is_public(span.text, Label.MISC) or self._public_prefix(span.text)
         if _ROLE_AT.search(before) and not public:
             return Verdict(False, 0.85, "your organisation or client")
+        if (not public and zipf(span.text) < _FAMOUS_ZIPF and re.search(r"(?i)\bthe\s+$", before)
+                and _BUSINESS_DOCUMENT_AFTER.match(after)):
+            return Verdict(False, 0.85, "your organisation or client")  # "the Hartwell invoice is late"
         if _SIGNATURE_ABOVE.search(whole, max(0, span.start - 300), span.start) and not public:
             return Verdict(False, 0.85, "your organisation or client")  # the firm in the writer's signature
         if _RELATION_AT_BEFORE.search(before) and not public and zipf(span.text) < _FAMOUS_ZIPF:
@@ -766,6 +787,12 @@ class RelevanceRules:
         return None
 
     def _place(self, span: Span, before: str, after: str, whole: str) -> Verdict:
+        if _HOME_TO_FIND.search(before) and (
+            is_public(span.text, Label.LOCATION) or geo_index().lookup(span.text) is not None or is_town_of_5000(span.text)
+        ):
+            # "we want to buy a house in Bend": a home still to find, where the answer is about
+            # (its neighbourhoods, prices), not where anyone lives yet
+            return Verdict(True, 0.75, "where you plan to live")
         if any(p.search(before) for p in (_PERSONAL_PLACE, _ADDRESS_CONTEXT, _PLACE_OF_BUSINESS, _FROM_PLACE)) or (
             _OUR_SITE_AFTER.match(after) and re.search(r"(?i)\b(?:our|my|the)\s+$", before)
         ):

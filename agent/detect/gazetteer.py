@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import string
 from functools import lru_cache
 
 from agent import paths
@@ -132,9 +133,22 @@ _AFTER_PLACE_PREPOSITION = re.compile(
 )
 
 
+# The same in a text typed in lower case ("nurse in glasgow", "from leeds"): the town's
+# name must be no everyday word in any case ("in reading", "to nice" stay words).
+_AFTER_PLACE_PREPOSITION_LOWER = re.compile(
+    rf"\b(?:{'|'.join(PLACE_PREPOSITIONS)})[ \t]+([a-z][a-z'’\-]{{2,}}(?:[ \t][a-z][a-z'’\-]{{2,}})?)(?![\w'’\-])"
+)
+
+
+def _sizeable_town(town: str) -> bool:
+    return is_sizeable_town(town) and town.casefold() not in NOT_ENTITIES and not _ordinary_word(town)
+
+
 def _towns_after_prepositions(text: str) -> list[Span]:
-    return _towns_after(_AFTER_PLACE_PREPOSITION, text, 0.55, lambda town: (
-        is_sizeable_town(town) and town.casefold() not in NOT_ENTITIES and not _ordinary_word(town)))
+    found = _towns_after(_AFTER_PLACE_PREPOSITION, text, 0.55, _sizeable_town)
+    found += _towns_after(_AFTER_PLACE_PREPOSITION_LOWER, text, 0.55, lambda town: (
+        not any(is_common_word(word) for word in town.split()) and _sizeable_town(string.capwords(town))))
+    return found
 
 
 def _towns_after(cue: re.Pattern[str], text: str, score: float, is_town) -> list[Span]:

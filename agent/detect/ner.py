@@ -10,12 +10,13 @@ from agent.detect.cyrillic_names import name_bounds as cyrillic_name_bounds
 from agent.detect.cyrillic_names import not_a_name as cyrillic_not_a_name
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.detect.particle_surnames import widen_over_particles
-from agent.detect.person_names import FAMILY_BEFORE, is_family_plural, kinship_letters
+from agent.detect.person_names import FAMILY_BEFORE, PARTNER_BEFORE, is_family_plural, kinship_letters
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
 from agent.knowledge.geonames import geo_index
 from agent.knowledge.hosts import is_service_label
+from agent.knowledge.language_names import is_language_name
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, NOT_ENTITIES, is_field_label
 from agent.knowledge.org_words import (
@@ -26,6 +27,7 @@ from agent.knowledge.org_words import (
     is_generic_org,
 )
 from agent.knowledge.places import is_known_place, place_kind
+from agent.knowledge.public_entities import public_entities
 from agent.knowledge.words import is_common_word
 
 LABEL_MAP = {
@@ -69,6 +71,28 @@ _FOREIGN_INTRO = re.compile(
     r"(?:me[ \t]+)?chamo|(?:ik[ \t]+)?heet|nazywam[ \t]+si[eę]|jestem|soy|sono|sou)[ \t]+",
     re.IGNORECASE,
 )
+# A kind of thing and its number, which NER reads as a name ("Ticket 4411", "Room 12B").
+_NUMBERED_THING = re.compile(r"(?P<kind>[A-Za-z]+)\.?[ \t]*(?:#|No\.?|no\.?)?[ \t]*(?P<number>[A-Z]{0,3}-?\d[\dA-Z-]*)")
+_RECORD_WORDS = frozenset({
+    "ticket", "invoice", "order", "case", "booking", "reservation", "reference", "ref", "account", "claim",
+    "policy", "incident", "issue", "request", "contract", "application", "member", "customer", "patient",
+})
+# Everyday things counted by number, never a name with it ("Room 12B", "Gate 4", "Chapter 3").
+_NUMBERED_PLACES_AND_PARTS = frozenset({
+    "room", "gate", "seat", "flight", "table", "chapter", "level", "section", "step", "phase", "floor", "platform",
+    "building", "bus", "route", "version", "week", "day", "grade", "class", "year", "line", "page", "part",
+})
+_SENTENCE_OPEN_BEFORE = re.compile(r"(?:^|[.!?:\n])[ \t]*['\"“‘]?[ \t]*$")
+# What a person, not a thing, is said to do or be next: "Mug said", "Mug, can you".
+_PERSON_AFTER = re.compile(r"(?:['’]s\b|,|[ \t]+(?:said|says|told|asked|wrote|replied|thinks|thought|wants|is\s+my|was\s+my|and\s+I)\b)")
+_NUMBER_AFTER = re.compile(r"[ \t]*(?:no\.?|#|:)?[ \t]*[A-Z]{0,3}-?\d{4,}")
+# Where a language is named as the one to write in: "translate to German", "reply in Tagalog".
+_LANGUAGE_BEFORE = re.compile(
+    r"(?i)(?:\binto|\b(?:translat\w*|write|written|reply|respond|answer|say|speak|spoken|language)\b[^.!?\n]{0,40}?\b(?:to|in|from))[ \t]+$"
+)
+_FIRM_IN_TOWN = re.compile(r"(.+?)[ \t]+(?:in|at)[ \t]+([A-Z][\w'’\-]*(?:[ \t][A-Z][\w'’\-]*)?)")
+_ORG_PREPOSITION_BEFORE = re.compile(r"\b(?:from|at|for|joined)[ \t]+$")
+_NICKNAME_QUOTE = re.compile(r"[ \t]['\"“‘]")  # a quote opening inside a name: a nickname follows
 _AFTER_ICH = re.compile(r"(?i)\b(?:ich|ik)[ \t]+$")
 _BIN = re.compile(r"(?i)^(?:bin|ben)[ \t]+")
 
@@ -126,9 +150,27 @@ class SpacyNerDetector:
                 label = Label.ORG
             if not value.strip() or (len(value) < 2 and label is not Label.DATE) or _CONTRACTION.fullmatch(value):
                 continue
+            if label is not Label.DATE and is_language_name(value) and _LANGUAGE_BEFORE.search(text, max(0, start - 60), start):
+                continue  # "Translate to German": the language of the answer, nobody's name
+            firm_in_town = _FIRM_IN_TOWN.fullmatch(value) if label is Label.ORG else None
+            if firm_in_town and is_known_place(firm_in_town.group(2)):
+                end = start + len(firm_in_town.group(1))  # "Bosch in Stuttgart": the firm; the town is a place
+                value = text[start:end]
+            numbered = _NUMBERED_THING.fullmatch(value) if label is not Label.DATE else None
+            if numbered:
+                # "Ticket 4411 was assigned": a record's number, not a firm named "Ticket 4411"
+                # (its stand-in was "Crest 8291"); the number is the reference to protect.
+                kind = numbered.group("kind").casefold()
+                if kind in _RECORD_WORDS:
+                    number_start = start + numbered.start("number")
+                    spans.append(Span(number_start, end, Label.ID, numbered.group("number"), 0.6, self.name))
+                if kind in _RECORD_WORDS or kind in _NUMBERED_PLACES_AND_PARTS:
+                    continue  # else a product or a codename with a number ("Falcon 2") stays a name
             if (label in (Label.LOCATION, Label.ORG) and value.isupper() and len(value) <= 3
                     and _POSSESSIVE_BEFORE.search(text, max(0, start - 8), start) and place_kind(value)[0] == "country"):
                 continue  # "our PM", "her TA": a role's abbreviation, not a country's code
+            if label in (Label.LOCATION, Label.ORG) and value.isupper() and len(value) <= 4 and _NUMBER_AFTER.match(text, end):
+                continue  # "PCN AB12345678", "NHS 485 777 3456": the kind of a number, no place (stand-in "PITCAIRN")
             if label in (Label.PERSON, Label.ORG) and value.islower() and "-" in value and is_service_label(value):
                 continue  # "the deploy to prod-eu": an environment's name, nobody's
             if label is not Label.DATE and _FIELD_COLON.match(text, end) and is_field_label(value):
@@ -172,6 +214,12 @@ class SpacyNerDetector:
             elif (label is Label.ORG and " " not in value and value[:1].isupper() and place_kind(value)[0] == "city"
                   and not is_listed_company(value) and _after_place_word(ent, _MOVE_WORDS)):
                 label = Label.LOCATION  # "moved to Tampere": a city NER took for an organisation
+            elif (label is Label.PERSON and " " not in value and _ORG_PREPOSITION_BEFORE.search(text, max(0, start - 8), start)
+                  and value.casefold() in public_entities().get("organisations", ())):
+                label = Label.ORG  # "Tom Harris from Bosch": a firm everyone knows, after "from"/"at"
+            elif (label in (Label.LOCATION, Label.ORG, Label.NORP) and PARTNER_BEFORE.search(text, max(0, start - 24), start)
+                  and not is_known_place(value)):
+                label = Label.PERSON  # "engaged to Eilidh": only a person is married, dated or divorced
             elif label is Label.NORP and _used_as_person(ent, names, needs_pronoun=False):
                 label = Label.PERSON  # "the mess Ottilie made", "Brandt, Okoye, Lindqvist"
             elif label is Label.LOCATION and _used_as_person(ent, names, needs_pronoun=True):
@@ -206,6 +254,8 @@ class SpacyNerDetector:
                 label = Label.PERSON  # "Quorra had lent Quorra her bike": an organisation is never "her", nor a place
             if label in (Label.PERSON, Label.ORG) and len(ent) == 1 and _word_not_name(ent[0], value, names, text, lower_words):
                 continue
+            if label is Label.ORG and value.islower() and len(value) <= 4 and is_common_word(value) and not is_listed_company(value):
+                continue  # "my tenancy ref is": a short everyday word in lower case, no firm
             if label is Label.PERSON and not value.isascii():
                 inner = cyrillic_name_bounds(value)  # "Скажи Оксані Мельник", "Смирнов В. П. по просьбе"
                 if inner:
@@ -214,8 +264,14 @@ class SpacyNerDetector:
                 if cyrillic_not_a_name(value):
                     continue  # "Привет": an English model's guess on Cyrillic text, made of ordinary words
             if label is Label.PERSON:
-                start, end = widen_over_particles(text, start, end)  # "Van der Berg", not "Berg"
+                start, end = widen_over_particles(text, start, end, backward=not lead)  # "Van der Berg", not "Berg"
                 value = text[start:end]
+                quote = _NICKNAME_QUOTE.search(value)
+                if quote and quote.start() > 0:
+                    # "Reginald 'Reg' Thornton" read as "Reginald 'Reg": the given name; the
+                    # nickname and the surname are found on their own (person_names)
+                    end = start + len(value[: quote.start()].rstrip())
+                    value = text[start:end]
             score = _BASE_SCORE[label]
             if label is Label.PERSON and any(ch.isdigit() for ch in value):
                 continue  # "Leeds LS6 2QT": people's names have no digits
@@ -224,9 +280,12 @@ class SpacyNerDetector:
                 if len(ent) == 1 and first.pos_ in ("VERB", "AUX", "ADV", "ADJ", "PRON") and not _name_in_a_pair(ent, names):
                     continue  # "Mark my words", "Bill me later"
                 tokens = value.split()
-                if any(names.is_first_name(t) or names.is_last_name(t) for t in tokens):
+                listed = any(names.is_first_name(t) or names.is_last_name(t) for t in tokens)
+                if listed:
                     score = 0.85
                 if value.islower():
+                    if not listed and all(is_common_word(t) for t in tokens):
+                        continue  # "git log shows commits": lower-case everyday words, no name
                     score -= 0.2
             if label is Label.DATE and re.fullmatch(r"[\d\s#-]{5,}", value):
                 continue  # a long run of digits is a number (card, account), not a date
@@ -263,7 +322,10 @@ def _word_not_name(token, value: str, names, text: str, lower_words: _LowerWords
         return False
     if names.is_first_name(value) or names.is_last_name(value) or is_listed_company(value):
         return False
-    return token.pos_ != "PROPN" or value.casefold() in lower_words
+    # "'Mug arrived broken'": the first word of a sentence has its capital from its place.
+    # A nickname that is a word is written so inside a sentence too ("we call him Moth").
+    opens_sentence = _SENTENCE_OPEN_BEFORE.search(text, max(0, token.idx - 4), token.idx) is not None
+    return token.pos_ != "PROPN" or value.casefold() in lower_words or (opens_sentence and not _PERSON_AFTER.match(text, token.idx + len(value)))
 
 
 def _name_in_a_pair(ent, names) -> bool:

@@ -56,6 +56,7 @@ _KINDS = (
 # "I work for X", "we work at X", "my job at X", "employed by X", "I joined X".
 _EMPLOYER_GUARD = FoldedSearch(re.compile(
     r"(?i)\b(?:work|job|position|role|internship|intern|employed|hired|joined|career|employer|interview|vacanc|opening"
+    r"|team|office|department|colleague|coworker|co-worker|manager|boss"
     r"|(?:i'm|i’m|i am|i was|as an?|as the)\b)"
 ))
 _EMPLOYER = re.compile(
@@ -63,6 +64,8 @@ _EMPLOYER = re.compile(
     # "she works at X", "my husband has been working for X"
     r"|\b(?:works|worked|has[ \t]+been[ \t]+working|is[ \t]+working|was[ \t]+working)[ \t]+(?:for|at)"
     r"|\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)[ \t]+(?:\w+[ \t]+)?(?:work|job|position|role|internship|employer|career|shift)[ \t]+(?:at|for|with)"
+    # "on my team at X", "her colleagues at X", "my manager at X": the people one works with
+    r"|\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)[ \t]+(?:\w+[ \t]+)?(?:team|office|department|colleagues?|co-?workers?|manager|boss)[ \t]+(?:at|in)"
     # "a job at X", "the open position at X", "an interview with X"
     r"|\b(?:[Aa]n?|[Tt]he)[ \t]+(?:\w+[ \t]+)?(?:job|position|role|internship|opening|vacancy|interview)[ \t]+(?:at|with)"
     r"|\b(?:employed|hired)[ \t]+(?:by|at)"
@@ -163,6 +166,14 @@ _THE_PRODUCT = re.compile(
     rf"\b[Tt]he[ \t]+(?P<v>{_WORD}(?:[ \t]+{_WORD})?)[ \t]+"
     r"(?:app|brand|platform|website|startup|company|franchise|storefront|chain|label)\b"
 )
+# "the Hartwell invoice", "the Brannock account": the client or supplier a piece of business
+# is with (a person's surname too; the decider tells a known firm from a client).
+BUSINESS_DOCUMENTS = (
+    r"invoices?|account|contract|deal|project|proposal|order|renewal|pitch|tender|shipment|payment|quote|estimate|"
+    r"audit|retainer|engagement|rollout|migration"
+)
+_NAME_WORD = r"[A-Z][a-z][A-Za-z'’\-]*"  # no digits: "the Q3 audit" names a quarter
+_THE_BUSINESS = re.compile(rf"\b[Tt]he[ \t]+(?P<v>{_NAME_WORD}(?:[ \t]+{_NAME_WORD})?)[ \t]+(?:{BUSINESS_DOCUMENTS})\b")
 # Above this frequency a word is too ordinary to be a brand here ("our Summer campaign");
 # below it, platform names people also use as words ("our Youtube channel") still pass.
 _OWN_MAX_FREQUENCY = 5000
@@ -204,7 +215,7 @@ class OrgCueDetector:
         if _OWN_GUARD.search(text, lowered):
             spans += _own_brands(text, _OWN, self.name)
         if "the " in text or "The " in text:
-            spans += _own_brands(text, _THE_PRODUCT, self.name)
+            spans += _own_brands(text, _THE_PRODUCT, self.name) + _own_brands(text, _THE_BUSINESS, self.name, first_names_too=True)
         if _CALLED_GUARD.search(text, lowered):
             spans += _named(text, _CALLED, 0.85, self.name, ordinary_ok=True)  # over a name-shape guess
         if _ROLE_GUARD.search(text, lowered):
@@ -289,7 +300,7 @@ def _trim(value: str) -> tuple[int, str]:
     return start, value[start:end].rstrip("'’")
 
 
-def _plausible(value: str, *, ordinary_ok: bool = False) -> bool:
+def _plausible(value: str, *, ordinary_ok: bool = False, given_ok: bool = False) -> bool:
     """A company name, not a person's name, a pronoun or a phrase of ordinary words."""
     if len(value) < 2 or value.casefold() in NOT_ENTITIES:
         return False
@@ -297,7 +308,7 @@ def _plausible(value: str, *, ordinary_ok: bool = False) -> bool:
     if all(w.casefold() in GENERIC_ORG_WORDS for w in words):
         return False  # "Services", "the Bank": the kind of organisation, not which one
     names = lexicon()
-    if names.is_first_name(words[0]) and (len(words) > 1 or not ordinary_ok):
+    if names.is_first_name(words[0]) and (len(words) > 1 or not ordinary_ok) and not given_ok:
         return False  # "I work for Sarah", "Tom Reed bought the company": a person
     if not ordinary_ok and all(is_common_word(w.strip("'’")) for w in words):
         # "I work at Night Shift", "we joined Forces"; but ordinary words and a word of
@@ -335,14 +346,18 @@ def _span(text: str, start: int, value: str, score: float, detector: str, ordina
     return [Span(start, start + len(kept), Label.ORG, kept, score, detector)]
 
 
-def _own_brands(text: str, pattern: re.Pattern[str], detector: str) -> list[Span]:
+def _own_brands(text: str, pattern: re.Pattern[str], detector: str, *, first_names_too: bool = False) -> list[Span]:
+    """`first_names_too`: a client named by a word the first-name lists also hold ("the
+    Hartwell invoice": Faker lists Hartwell as a given name) is still the client."""
     spans = []
     for m in pattern.finditer(text):
         value = m.group("v")
         words = value.split()
-        if any(word_frequency(w) > _OWN_MAX_FREQUENCY for w in words) or not _plausible(value, ordinary_ok=True):
+        if any(word_frequency(w) > _OWN_MAX_FREQUENCY for w in words):
             continue
-        if lexicon().is_first_name(words[0]):
+        if not (_plausible(value, ordinary_ok=True) or first_names_too and _plausible(value, ordinary_ok=True, given_ok=True)):
+            continue
+        if lexicon().is_first_name(words[0]) and not first_names_too:
             continue
         spans.append(Span(m.start("v"), m.end("v"), Label.ORG, value, 0.7, detector))
     return spans

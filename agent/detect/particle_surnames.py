@@ -28,6 +28,7 @@ _PARTICLE = "|".join(sorted((re.escape(p) for p in NAME_PARTICLES if not p.start
 _RUN_BEFORE = re.compile(rf"(?i)(?:(?<=\s)|^)((?:(?:{_PARTICLE})[ \t]+)+)$")
 # Particles after a span and the capitalised word they introduce (" van den Heuvel").
 _RUN_AFTER = re.compile(rf"(?i:((?:[ \t]+(?:{_PARTICLE}))+))[ \t]+([A-Z][\w'’-]*[a-z][\w'’-]*)")
+_I_BEFORE = re.compile(r"(?i)\b(?:ich|ik)[ \t]+$")  # "ich bin Wiebke": "bin" is "am", no family's "bin"
 _REACH = 40  # characters looked at before a span: a run of particles and a given name
 
 # The capitalised word before a lower-case run ("Jan " before "van den").
@@ -46,8 +47,9 @@ def _opens_surname(run: list[str]) -> bool:
     return word[:1].isupper() or word.casefold() not in _PREPOSITIONS
 
 
-def widen_over_particles(text: str, start: int, end: int) -> tuple[int, int]:
-    """The bounds of a person's span widened over the particles of its surname."""
+def widen_over_particles(text: str, start: int, end: int, *, backward: bool = True) -> tuple[int, int]:
+    """The bounds of a person's span widened over the particles of its surname; `backward`
+    False where the words before were just cut off ("ich bin Wiebke": "bin" is the verb)."""
     value = text[start:end]
     last = value.split()[-1] if value.split() else ""
     after = _RUN_AFTER.match(text, end)
@@ -59,10 +61,11 @@ def widen_over_particles(text: str, start: int, end: int) -> tuple[int, int]:
     elif last.casefold() in NAME_PARTICLES and last.islower() and " " in value:
         # "Jan van" with no surname after it: the name is "Jan".
         end = start + len(value[: len(value) - len(last)].rstrip())
-    before = _RUN_BEFORE.search(text, max(0, start - _REACH), start)
+    before = _RUN_BEFORE.search(text, max(0, start - _REACH), start) if backward else None
     if before:
         run = before.group(1).split()
-        if _opens_surname(run):
+        i_am = run[0].casefold() in ("bin", "ben") and _I_BEFORE.search(text, max(0, before.start(1) - 6), before.start(1))
+        if _opens_surname(run) and not i_am:
             start = before.start(1)
             given = _GIVEN_BEFORE.search(text, max(0, start - _REACH), start) if run[0].islower() else None
             if given and lexicon().is_first_name(given.group(1)):

@@ -172,6 +172,18 @@ class HotwordIdDetector:
         r"(?i)\b(?:nos?\.|numbers?|application|applications|case|cases|file|ref(?:erence)?)\s*:?\s*"
         r"(?P<v>\d{1,7}(?:/\d{1,4}){1,3}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d{1,7}(?:/\d{1,4}){1,3})*)"
     )
+    # A fine's or a summons' reference: "PCN AB12345678", "parking fine no. WX4471902". Letters
+    # and digits both, so that an amount ("a fine of 3000") is never one.
+    _penalty = re.compile(
+        r"(?i)\b(?:fine|penalty(?:\s+charge)?(?:\s+notice)?|pcn|citation|summons)(?:\s+(?:number|no|nr|ref(?:erence)?|#))?"
+        r"\.?\s*[:#]?\s*(?P<v>(?=[A-Za-z0-9-]*[A-Za-z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{5,20})(?![\w-])"
+    )
+    # A British number plate ("KX19 ABC", current format since 2001) after a word for a car or
+    # its registration ("my car (reg KX19 ABC)"): the space inside keeps it from the ID rule above.
+    _uk_plate = re.compile(
+        r"(?i:\b(?:reg|registration|plate|number\s+plate|car|van|vehicle|motorbike)\b)[^.\n]{0,20}?"
+        r"(?<![A-Z0-9])(?P<v>[A-Z]{2}\d{2}[ ]?[A-Z]{3})(?![A-Za-z0-9])"
+    )
     _mention = re.compile(r"(?<![\w@.])@(?P<v>[A-Za-z0-9_](?:[A-Za-z0-9_.\-]{0,28}[A-Za-z0-9_])?)(?![\w@])")
     # A Reddit user, "u/name" or "/u/name" (the name alone is swapped, "u/" stays so the
     # answer still reads as a Reddit handle; "r/name" is a public subreddit).
@@ -196,6 +208,10 @@ class HotwordIdDetector:
                 continue
             start, end = match.span("v")
             spans.append(Span(start, end, Label.ID, value, 0.85, self.name))
+        for match in self._uk_plate.finditer(text) if digits else ():
+            spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.85, self.name))
+        for match in self._penalty.finditer(text) if digits else ():
+            spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.85, self.name))
         for match in self._reference_list.finditer(text) if digits else ():
             offset = match.start("v")
             for item in re.finditer(r"\d{1,7}(?:/\d{1,4}){1,3}", match.group("v")):

@@ -29,6 +29,7 @@ from agent.knowledge.person_words import (
     TITLE_PATTERN,
 )
 from agent.knowledge.places import PLACE_PREPOSITIONS, is_known_place, is_sizeable_town
+from agent.knowledge.public_entities import public_entities
 from agent.knowledge.words import is_common_word, word_frequency
 
 # The prefix of MacLeod, McKenna, FitzGerald, O'Brien: a capital follows it.
@@ -72,6 +73,10 @@ _LOWER_NAME_AFTER_RELATION = re.compile(
 )
 
 
+def _known_organisation(value: str) -> bool:
+    return is_listed_company(value) or value.casefold() in public_entities().get("organisations", ())
+
+
 def _lower_given_name(word: str) -> bool:
     names = lexicon()
     return (len(names.info(word).first_in - {"en"}) >= 2 and not is_common_word(word)
@@ -83,6 +88,22 @@ def _lower_given_name(word: str) -> bool:
 _LOWER_GREETING = re.compile(
     r"(?:^|(?<=[\n.!?:;,\"“])[ \t]*)(?:hi|hello|hey|hiya|dear|morning|thanks|thank you|cheers)[ \t]+"
     r"(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})(?![\w'’\-])(?P<end>[ \t]*(?:[,!.:;\n]|$))?",
+    re.MULTILINE,
+)
+_QUOTED_NICKNAME = re.compile(
+    r"(?<![\w'’])(?P<first>[A-Z][a-z]{1,20})[ \t]+['\"“‘](?P<nick>[A-Z][a-z]{1,15})['\"”’][ \t]+(?P<last>[A-Z][a-z'’\-]{1,25})(?![\w'’])"
+)
+# A lower-case self-introduction: "my name is jake", "im jake, 27, nurse in glasgow". `end`:
+# after "my name is" always (it says a name follows), after "im"/"this is" only an age ("frank"
+# and "grace" are words after "i'm" too).
+_LOWER_NAME_SAID = re.compile(
+    r"(?:^|(?<=[\s,.;:!?]))(?:my[ \t]+name[ \t]+is|my[ \t]+name['’]s|call[ \t]+me)[ \t]+"
+    r"(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})(?![\w'’\-])(?P<end>)",
+    re.MULTILINE,
+)
+_LOWER_SELF_INTRO = re.compile(
+    r"(?:^|(?<=[\s,.;:!?]))(?:i['’]?m|i[ \t]+am|this[ \t]+is)[ \t]+"
+    r"(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})(?![\w'’\-])(?P<end>[ \t]*,[ \t]*\d{1,2}\b)?",
     re.MULTILINE,
 )
 # A lower-case sign-off: "... till 5. - tom", "thanks, anna" at the end of a line.
@@ -111,11 +132,20 @@ _CAPITALISED_PAIR = re.compile(
 # has and that is written rarely: under this Zipf frequency (most brands and places that
 # are not in the lists are above it: "Palo" 3.3, "Costa" 4.2).
 _UNLISTED_FIRST_ZIPF = 3.0
+# Whom someone marries or dates: "his wedding to Aisling", "engaged to Rhys". Only a person
+# is (NER reads an unknown name there as a place: "engaged to Eilidh").
+PARTNER_CUE = (
+    r"(?:[Ww]edding|[Mm]arriage|[Mm]arried|[Ee]ngaged|[Ee]ngagement)[ \t]+to|[Mm]arr(?:y|ying|ies)|[Dd]ating"
+    r"|[Dd]ivorc(?:e|ing)[ \t]+from"
+)
+PARTNER_BEFORE = re.compile(rf"\b(?:{PARTNER_CUE})[ \t]+$")
 # Cues after which a capitalised word is a name only if the name lists know it.
 _WEAK_CUE = re.compile(
     rf"\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Tt]hanks|[Aa]sk|[Ww]ith|[Ff]rom|[Cc]ontact|[Tt]ell|[Cc]all|[Ee]mail|"
-    rf"[Tt]ext|[Mm]eet|[Mm]et|[Mm]eeting|[Ii] am|I'm|[Ii]nvite|[Hh]elp|[Ss]ee|[Vv]isit|[Rr]emind)"
-    rf"[,:]?\s+(?:(?:{TITLE_PATTERN})\.?\s+)?(?P<v>{_NAME})"
+    rf"[Tt]ext|[Mm]eet|[Mm]et|[Mm]eeting|[Ii] am|I'm|[Ii]nvite|[Hh]elp|[Ss]ee|[Vv]isit|[Rr]emind|"
+    rf"{PARTNER_CUE})"
+    # "Hey, I'm Sven": the pronoun is no name, and must not use up the "I'm" cue after it
+    rf"[,:]?\s+(?:(?:{TITLE_PATTERN})\.?\s+)?(?!(?:{_CONTRACTED.pattern})(?![\w'’]))(?P<v>{_NAME})"
 )
 # "Odo: Let us begin..." - a speaker label at the start of a line.
 _SPEAKER = re.compile(rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?|[A-Z]{{2,3}})[ \t]*:[ \t]*\S")
@@ -322,7 +352,7 @@ class PersonNameDetector:
         spans += self._by_surname(text) + self._by_unlisted_first_name(text) + self._by_capitals(text) + self._by_introduction(text) + self._by_address(text)
         spans += self._by_script_border(text) + self._by_kinship_letter(text) + self._by_roster(text)
         spans += self._by_lower_pair(text) + self._by_lower_relation(text) + self._by_citation(text)
-        spans += self._by_lower_greeting(text)
+        spans += self._by_lower_greeting(text) + self._by_nickname(text)
         spans += [Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.7, self.name)
                   for m in _FAMILY.finditer(text) if is_family_plural(m.group("v"))]
         spans += [Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.65, self.name)
@@ -427,15 +457,31 @@ class PersonNameDetector:
         return spans
 
     @staticmethod
+    def _by_nickname(text: str) -> list[Span]:
+        """A name with its nickname in quotes: "Reginald 'Reg' Thornton", 'Robert "Bobby"
+        Tanaka'. Each part is a person's name; the given name must be a listed one."""
+        if not any(q in text for q in "'\"“‘"):
+            return []
+        names = lexicon()
+        spans = []
+        for match in _QUOTED_NICKNAME.finditer(text):
+            if not names.is_first_name(match.group("first")):
+                continue
+            for part in ("first", "nick", "last"):
+                spans.append(Span(match.start(part), match.end(part), Label.PERSON, match.group(part), 0.8, PersonNameDetector.name))
+        return spans
+
+    @staticmethod
     def _by_lower_greeting(text: str) -> list[Span]:
-        """A lower-case given name greeted or signing off in chat ("hi priya, sorry i
-        missed ur call ... - tom"). Greetings and sign-offs open and close a message, so
+        """A lower-case given name greeted, signing off or introducing itself in chat ("hi
+        priya, sorry i missed ur call ... - tom", "im jake, 27"). Greetings and sign-offs open
+        and close a message, so
         the name must be a listed first name, and not the word of an endearment: one
         English alone lists ("hi love", "thanks boss") or an everyday word without the
         comma or line end a greeting puts after a name."""
         names = lexicon()
         spans = []
-        for match in (m for pattern in (_LOWER_GREETING, _LOWER_SIGN_OFF) for m in pattern.finditer(text)):
+        for match in (m for pattern in (_LOWER_GREETING, _LOWER_SIGN_OFF, _LOWER_NAME_SAID, _LOWER_SELF_INTRO) for m in pattern.finditer(text)):
             word = match.group("v")
             if word in _FUNCTION_WORDS or _STOP.fullmatch(word) or not names.is_first_name(word):
                 continue
@@ -703,6 +749,8 @@ class PersonNameDetector:
                 if pattern is _WEAK_CUE:
                     if is_known_place(" ".join(tokens)) or is_known_place(tokens[0]):
                         continue  # "from Jordan": a place, whatever the name lists say
+                    if _known_organisation(" ".join(tokens)):
+                        continue  # "the meeting with Bosch": a firm everyone knows, whatever the lists say
                     known = [i for i, t in enumerate(tokens) if names.is_first_name(t) or names.is_last_name(t)]
                     if not known or known[0] != 0:
                         continue

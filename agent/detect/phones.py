@@ -15,6 +15,7 @@ from agent.entities import Label, Span
 # A date (day first or year first) followed by a time: "14.03.2024 10:30" must not read
 # as the phone "14.03.2024 10"; and a compact timestamp "20240314 104200" of a log line.
 _DATE_THEN_MORE = re.compile(r"(?:\d{1,2}[./-]\d{1,2}[./-]\d{4}|\d{4}[./-]\d{1,2}[./-]\d{1,2})\s")
+_YEAR_RANGE = re.compile(r"\(?((?:19|20)\d\d)[ \t]*[-–/][ \t]*((?:19|20)\d\d)\)?")
 _COMPACT_STAMP = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[ T]?(?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d)?")
 
 
@@ -76,6 +77,9 @@ class PhoneDetector:
             return False  # a date and a time
         if re.fullmatch(r"\d{3}-\d{2}-\d{4}", raw):
             return False  # the shape of a US SSN
+        years = _YEAR_RANGE.fullmatch(raw)
+        if years and int(years.group(1)) <= int(years.group(2)):
+            return False  # "(2020-2022)" in a CV: a span of years
         if re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}", raw):
             return False  # an IPv4 address
         if re.fullmatch(r"\d+", raw):

@@ -34,6 +34,7 @@ from agent.detect.glued_dates import trim_at_glued_date
 from agent.detect.id_table import ID_TYPES
 from agent.detect.identifiers import IdentifierDetector
 from agent.detect.list_mates import people_in_lists
+from agent.detect.logins import LoginNameDetector
 from agent.detect.memory import ConversationMemoryDetector, MentionFinder, name_parts
 from agent.detect.merge import resolve_overlaps
 from agent.detect.ner import SpacyNerDetector
@@ -387,6 +388,7 @@ def build_registry(settings: Settings, extra: Sequence[Detector] = ()) -> Detect
     detectors.append(CjkNameDetector())
     detectors.append(CyrillicNameDetector())
     detectors.append(CodeNameDetector())
+    detectors.append(LoginNameDetector())
     detectors.append(OrganisationDetector())
     detectors.append(OrgCueDetector())
     detectors.append(PlaceDetector())

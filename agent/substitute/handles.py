@@ -117,19 +117,21 @@ _WORD_IN_SUBTITLES = 100
 _FEWEST_WORDS = 30
 
 
-@lru_cache(maxsize=1)
-def _handle_words() -> dict[int, tuple[str, ...]]:
-    """Lower-case words handles are made of (first names, surnames, everyday brand words),
-    by length. A name that is also an everyday English word ("Gay", "Butts", "Randy") is
-    left out: in a lower-case handle it reads as the word ("@gay-kristopher-0"), and the
-    name lists are used unfiltered elsewhere."""
+@lru_cache(maxsize=2)
+def _handle_words(surnames_only: bool = False) -> dict[int, tuple[str, ...]]:
+    """Lower-case words handles are made of (first names, surnames, everyday brand words;
+    or surnames only, for the surname of "mgarcia"), by length. A name that is also an
+    everyday English word ("Gay", "Butts", "Randy") is left out: in a lower-case handle it
+    reads as the word ("@gay-kristopher-0"), and the name lists are used unfiltered elsewhere."""
     from agent.knowledge.names import lexicon
     from agent.knowledge.org_words import BRAND_WORDS
     from agent.knowledge.words import word_frequency
 
     names = lexicon()
-    name_words = {w.casefold() for w in names.first_names("en_US", "any") + names.last_names("en_US")}
-    words = {w for w in name_words if word_frequency(w) < _WORD_IN_SUBTITLES} | {w.casefold() for w in BRAND_WORDS}
+    listed = names.last_names("en_US") if surnames_only else names.first_names("en_US", "any") + names.last_names("en_US")
+    words = {w for w in {w.casefold() for w in listed} if word_frequency(w) < _WORD_IN_SUBTITLES}
+    if not surnames_only:
+        words |= {w.casefold() for w in BRAND_WORDS}
     by_length: dict[int, list[str]] = {}
     for word in sorted(words):
         if word.isascii() and word.isalpha():
@@ -145,9 +147,8 @@ def handle_like(seed: int, handle: str) -> str:
     from agent.substitute.rng import rng_for, same_shape
 
     rng = rng_for(seed, "handle", handle.casefold())
-    words = _handle_words()
 
-    def word_for(run: str) -> str:
+    def word_for(run: str, words: dict[int, tuple[str, ...]] = _handle_words()) -> str:
         for spread in (0, 1, 2, 3):
             pool = [w for n in range(len(run) - spread, len(run) + spread + 1) for w in words.get(n, ()) if w != run.casefold()]
             if len(pool) >= _FEWEST_WORDS:  # two handles of one shape rarely draw the same word
@@ -157,10 +158,18 @@ def handle_like(seed: int, handle: str) -> str:
             return word.upper()
         return word[:1].upper() + word[1:] if run[:1].isupper() else word
 
+    from agent.detect.logins import initials_and_surname
+
     out = []
     for match in re.finditer(r"[A-Za-z]+|\d+|[^A-Za-z\d]+", handle):
         run = match.group()
-        out.append(word_for(run) if run.isalpha() else same_shape(rng, run) if run.isdigit() else run)
+        initials = initials_and_surname(run) if run.islower() else 0
+        if initials:
+            # "mgarcia": initials and a surname stay that ("tvazquez"), not one word ("lantern")
+            surname = word_for(run[initials:], _handle_words(surnames_only=True))
+            out.append("".join(rng.choice("abcdefghijklmnoprstvw") for _ in range(initials)) + surname)
+        else:
+            out.append(word_for(run) if run.isalpha() else same_shape(rng, run) if run.isdigit() else run)
     return "".join(out)
 
 

@@ -81,11 +81,28 @@ def date(r: StandInRequest) -> str | None:
     return shift_date_in(r.real, r.conversation.date_shift_days)
 
 
+# The last word of a street's name, unambiguous: "Park", "Green", "Hill" and "Way" also end
+# districts and places ("Notting Hill", "Milky Way"), "Court" ends courts.
+_STREET_ENDS = frozenset({"street", "st", "road", "rd", "avenue", "ave", "lane", "ln", "drive", "boulevard", "blvd",
+                          "crescent", "terrace", "close"})
+
+
+def _names_a_street(real: str) -> bool:
+    """"Maple Avenue", "Crescent Road, Hove": a street (and its town) NER read as a place or a
+    firm. A town's or a company's stand-in made it "We live on Sun City" / "Oak Oak, York"."""
+    words = real.split(",")[0].split()
+    return len(words) >= 2 and words[-1].casefold().rstrip(".") in _STREET_ENDS
+
+
 def org(r: StandInRequest) -> str | None:
+    if _names_a_street(r.real):
+        return address(r)
     return fake_org(r.rng, r.real, r.conversation, r.is_free)
 
 
 def place(r: StandInRequest) -> str | None:
+    if _names_a_street(r.real):
+        return address(r)
     state = state_after_town(r.text[r.start + len(r.real):r.start + len(r.real) + 40], r.conversation)
     return fake_place(r.rng, r.real, r.is_free, r.text, us_state=state)
 

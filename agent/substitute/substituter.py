@@ -201,12 +201,19 @@ class Substituter:
         towns = self._towns_like(real)
         street_types = re.compile(rf"(?i)^(?:{STREET_TYPE_PATTERN}|apt|apartment|suite|ste|unit|flat|po|p\.o\.|box|floor|fl|"
                                   r"[nsew]|north|south|east|west)\.?,?$")
+        unit_words = re.compile(r"(?i)^(?:apt|apartment|suite|ste|unit|flat|po|p\.o\.|box|floor|fl|[nsew]|north|south|east|west)\.?,?$")
         # The street is the first line / the part before the first comma; the rest is town,
         # region, country and postcode.
         cut = min((i for i in (real.find(","), real.find("\n")) if i > 0), default=len(real))
         if not re.search(r"[^\W\d_]{3,}", real[:cut]):  # "Flat 2, 17 Wexford Gardens, ...": the unit first
             later = [i for i in (real.find(",", cut + 1), real.find("\n", cut + 1)) if i > 0]
             cut = min(later, default=len(real))
+
+        # The street's kind is its last kind word; one before it is part of the name
+        # ("Crescent Road", "Park View Road": "Crescent" and "Park" change, "Road" stays).
+        kinds = [m.start() for m in re.finditer(r"[^\s,]+", real[:cut]) if street_types.match(m.group())
+                 and not unit_words.match(m.group())]
+        named_kind_words = set(kinds[:-1])
 
         def swap_street(match: re.Match[str]) -> str:
             token = match.group()
@@ -215,6 +222,8 @@ class Substituter:
                 if token[0] in "123456789" and number[0] == "0":  # a house number has no leading zero
                     number = rng.choice("123456789") + number[1:]
                 return number
+            if match.start() in named_kind_words and token[:1].isupper() and len(token) > 3:
+                return match_case(token, rng.choice(words))
             if street_types.match(token) or len(token) <= 2 or token.isupper():
                 return token
             folded = token.lower()  # not casefold: "ß" must keep its length
