@@ -20,7 +20,7 @@ def widened(text: str, piece: str) -> str:
         ("Ask Van der Berg about the invoice.", "Berg", "Van der Berg"),  # capital particles before
         ("Please email Jan van den Heuvel today.", "Jan van", "Jan van den Heuvel"),  # cut inside the run
         ("Please email Jan van den Heuvel today.", "Heuvel", "Jan van den Heuvel"),  # the given name too
-        ("The signature reads Maria de la Cruz.", "Maria", "Maria de la Cruz"),  # a run of two after
+        ("The signature reads Inés de la Vega.", "Inés", "Inés de la Vega"),  # a run of two after
         ("Our builder is Hendrik ter Horst.", "Hendrik", "Hendrik ter Horst"),  # a family's own particle
         ("Call De Souza before noon.", "Souza", "De Souza"),  # one capital particle
         ("The file went to Pieter van.", "Pieter van", "Pieter"),  # a particle with no surname after it

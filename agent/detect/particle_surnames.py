@@ -1,6 +1,6 @@
 """Surnames that open with particles ("van der Berg", "de la Cruz", "Van den Heuvel").
 
-spaCy often cuts such a name at the particles: "Ask Van der Berg" gives the person "Berg",
+spaCy often cuts such a name at the particles: "Ask Van den Houten" gives the person "Houten",
 "Jan van den Heuvel" gives "Jan van" and "Heuvel". Sent in pieces, each piece gets its own
 stand-in ("Fatih der Billy": a first name where the surname was, the particle left between).
 These helpers widen a person's span over the particles to the word they introduce, so the
@@ -24,7 +24,7 @@ _NOT_ALONE = frozenset({"y", "do", "zu", "st", "st.", "'t", "la", "le", "el", "b
 _PREPOSITIONS = frozenset({"de", "da", "di", "du", "del", "della", "degli", "das", "dos", "der", "den", "al"})
 
 _PARTICLE = "|".join(sorted((re.escape(p) for p in NAME_PARTICLES if not p.startswith(("'", "st"))), key=len, reverse=True))
-# The particles right before a span ("Van der " before "Berg"), to the start of a word.
+# The particles right before a span ("Van den " before "Houten"), to the start of a word.
 _RUN_BEFORE = re.compile(rf"(?i)(?:(?<=\s)|^)((?:(?:{_PARTICLE})[ \t]+)+)$")
 # Particles after a span and the capitalised word they introduce (" van den Heuvel").
 _RUN_AFTER = re.compile(rf"(?i:((?:[ \t]+(?:{_PARTICLE}))+))[ \t]+([A-Z][\w'’-]*[a-z][\w'’-]*)")

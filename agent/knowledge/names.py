@@ -127,7 +127,7 @@ def _names(provider: type, attribute: str) -> list[str]:
 def _surnames_kept_elsewhere(provider: type, listed: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     """Surname lists a locale keeps under other names than `last_names`: Polish holds ~3,700
     in `unisex_last_names` and the -ski/-cki ones in `male_last_names` (its `last_names` is
-    only "Doe"), Icelandic builds patronymics from `last_names_without_suffix` + "son" /
+    only a placeholder), Icelandic builds patronymics from `last_names_without_suffix` + "son" /
     "dóttir", Azerbaijani adds `last_names_unisex`. Without them a Polish or Icelandic name
     was unknown: not found as a surname, and given a stand-in of another origin."""
     unisex = _names(provider, "unisex_last_names") + _names(provider, "last_names_unisex")

@@ -81,7 +81,7 @@ def date(r: StandInRequest) -> str | None:
     return shift_date_in(r.real, r.conversation.date_shift_days)
 
 
-# The last word of a street's name, unambiguous: "Park", "Green", "Hill" and "Way" also end
+# The last word of a street's name, unambiguous: "Green", "Hill", "Gate" and "Way" also end
 # districts and places ("Notting Hill", "Milky Way"), "Court" ends courts.
 _STREET_ENDS = frozenset({"street", "st", "road", "rd", "avenue", "ave", "lane", "ln", "drive", "boulevard", "blvd",
                           "crescent", "terrace", "close"})

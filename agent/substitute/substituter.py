@@ -210,7 +210,7 @@ class Substituter:
             cut = min(later, default=len(real))
 
         # The street's kind is its last kind word; one before it is part of the name
-        # ("Crescent Road", "Park View Road": "Crescent" and "Park" change, "Road" stays).
+        # ("Crescent Road", "Elm View Road": "Crescent" and "View" change, "Road" stays).
         kinds = [m.start() for m in re.finditer(r"[^\s,]+", real[:cut]) if street_types.match(m.group())
                  and not unit_words.match(m.group())]
         named_kind_words = set(kinds[:-1])
