@@ -214,3 +214,20 @@ def test_a_name_with_its_nickname_in_quotes_keeps_its_shape(privacy_engine, text
     sanitized = privacy_engine.sanitize(text, Conversation("nickname")).sanitized
     assert not any(re.search(rf"\b{p}\b", sanitized) for p in parts), sanitized
     assert re.search(r"[A-Z][a-z]+ ['\"][A-Z][a-z]+['\"] [A-Z][a-z]+", sanitized), sanitized
+
+
+@pytest.mark.parametrize(
+    "text, firm",
+    [
+        ("Write a LinkedIn post congratulating my colleague Sofia Marchetti on her promotion to Head of Data at Lumora Health.",
+         "Lumora Health"),
+        ("Congratulate Tomasz, our new Senior Data Scientist at Quillmere Analytics, on his first month.", "Quillmere Analytics"),
+    ],
+)
+def test_where_a_job_title_is_held_is_swapped(privacy_engine, text, firm):
+    assert firm not in privacy_engine.sanitize(text, Conversation("title-at")).sanitized
+
+
+def test_a_lower_case_role_before_at_is_no_title(privacy_engine):
+    text = "I met the head at the school gate and she said Milo was fine."
+    assert not [s for s in privacy_engine.detect(text) if s.label is Label.ORG and s.detector == "org_cues"]

@@ -18,7 +18,7 @@ from agent import paths
 from agent.decide.pasted import FICTION_SPEC_BEFORE, in_pasted_document
 from agent.decide.place_cues import origin_or_home, where_someone_they_know_is, where_someone_works, where_the_writer_is
 from agent.decide.unknown_names import unknown_name
-from agent.detect.org_cues import BUSINESS_DOCUMENTS
+from agent.detect.org_cues import BUSINESS_DOCUMENTS, JOB_TITLE
 from agent.detect.person_names import FAMILY_BEFORE, PARTNER_BEFORE, is_family_plural
 from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
@@ -459,6 +459,7 @@ _PLACE_OF_BUSINESS = re.compile(
     r"village of|established|founded|located)"
     r"\b[^.!?\n]{0,30}?\b(?:in|at|outside|near|of)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}$"
 )
+_JOB_TITLE_AT_BEFORE = re.compile(rf"\b{JOB_TITLE}[ \t]+at[ \t]+(?:the[ \t]+)?$")
 _BUSINESS_DOCUMENT_AFTER = re.compile(rf"\s+(?:{BUSINESS_DOCUMENTS})\b")
 # What one has on a platform: "our Etsy shop", "my YouTube channel", "her Amazon account".
 _ON_A_PLATFORM_AFTER = re.compile(r"(?i)\s+(?:shop|store|storefront|page|account|channel|listings?|profile|seller\s+account)\b")
@@ -731,7 +732,7 @@ class RelevanceRules:
         if ENDS_WITH_PRIVATE_LEGAL_FORM.search(span.text):
             return Verdict(False, 0.75, "a private company")
         public = is_public(span.text, Label.ORG) or is_public(span.text, Label.MISC) or self._public_prefix(span.text)
-        if _ROLE_AT.search(before) and not public:
+        if (_ROLE_AT.search(before) or _JOB_TITLE_AT_BEFORE.search(before)) and not public:
             return Verdict(False, 0.85, "your organisation or client")
         if (not public and zipf(span.text) < _FAMOUS_ZIPF and re.search(r"(?i)\bthe\s+$", before)
                 and _BUSINESS_DOCUMENT_AFTER.match(after)):

@@ -99,6 +99,16 @@ _ROLE_OF = re.compile(
 _ROLE_OWNER = re.compile(
     rf"{_NAME}['’]s[ \t]+(?:\w+[ \t]+)?(?i:{_ORG_ROLES}|HQ|share[ \t]+price)\b"
 )
+# A job title written as one, then where it is held: "Head of Data at X", "Senior Product
+# Manager at X", "promoted to Director of Sales at X". Capitalised: "the head at" is no title.
+JOB_TITLE = (
+    r"(?:(?:Senior|Junior|Principal|Staff|Lead|Associate|Assistant|Deputy|Regional|General|Executive|Managing|Product|"
+    r"Program|Programme|Project|Account|Marketing|Sales|Engineering|Software|Data|Operations)[ \t]+){0,2}"
+    r"(?:Head|Director|VP|Vice[ \t]+President|Manager|Engineer|Officer|Chief[ \t]+[A-Z]\w+[ \t]+Officer|Partner|"
+    r"Analyst|Designer|Consultant|Scientist|Developer|Lead|Specialist|Coordinator|Editor|Nurse|Teacher)"
+    r"(?:[ \t]+of[ \t]+[A-Z][\w&]*(?:[ \t]+(?:&[ \t]+|and[ \t]+)?[A-Z][\w&]*){0,2})?"
+)
+_TITLE_AT = re.compile(rf"\b{JOB_TITLE}[ \t]+at[ \t]+{_NAME}")
 # "our client X", "my employer, X".
 _PARTNER_GUARD = FoldedSearch(re.compile(rf"(?i)\b(?:our|my|their|your)[ \t]+(?:\w+[ \t]+)?(?:{_PARTNERS})"))
 _PARTNER = re.compile(
@@ -211,7 +221,7 @@ class OrgCueDetector:
         if "," in text and (" and " in text or " & " in text):
             spans += _org_lists(text, self.name)
         if "at " in text:
-            spans += _named(text, _VENUE, 0.7, self.name)
+            spans += _named(text, _VENUE, 0.7, self.name) + _named(text, _TITLE_AT, 0.75, self.name)
         if _OWN_GUARD.search(text, lowered):
             spans += _own_brands(text, _OWN, self.name)
         if "the " in text or "The " in text:
