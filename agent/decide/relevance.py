@@ -16,7 +16,12 @@ from functools import lru_cache
 
 from agent import paths
 from agent.decide.pasted import FICTION_SPEC_BEFORE, in_pasted_document
-from agent.decide.place_cues import origin_or_home, where_someone_they_know_is, where_someone_works, where_the_writer_is
+from agent.decide.place_cues import (
+    origin_or_home,
+    where_someone_they_know_is,
+    where_someone_works,
+    where_the_writer_is,
+)
 from agent.decide.unknown_names import unknown_name
 from agent.detect.org_cues import BUSINESS_DOCUMENTS, JOB_TITLE
 from agent.detect.person_names import FAMILY_BEFORE, PARTNER_BEFORE, is_family_plural

@@ -10,7 +10,12 @@ from agent.detect.cyrillic_names import name_bounds as cyrillic_name_bounds
 from agent.detect.cyrillic_names import not_a_name as cyrillic_not_a_name
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.detect.particle_surnames import widen_over_particles
-from agent.detect.person_names import FAMILY_BEFORE, PARTNER_BEFORE, is_family_plural, kinship_letters
+from agent.detect.person_names import (
+    FAMILY_BEFORE,
+    PARTNER_BEFORE,
+    is_family_plural,
+    kinship_letters,
+)
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
@@ -27,7 +32,7 @@ from agent.knowledge.org_words import (
     is_generic_org,
 )
 from agent.knowledge.places import is_known_place, place_kind
-from agent.knowledge.public_entities import public_entities
+from agent.knowledge.public_entities import is_known_organisation
 from agent.knowledge.words import is_common_word
 
 LABEL_MAP = {
@@ -215,7 +220,7 @@ class SpacyNerDetector:
                   and not is_listed_company(value) and _after_place_word(ent, _MOVE_WORDS)):
                 label = Label.LOCATION  # "moved to Tampere": a city NER took for an organisation
             elif (label is Label.PERSON and " " not in value and _ORG_PREPOSITION_BEFORE.search(text, max(0, start - 8), start)
-                  and value.casefold() in public_entities().get("organisations", ())):
+                  and is_known_organisation(value)):
                 label = Label.ORG  # "Tom Harris from Bosch": a firm everyone knows, after "from"/"at"
             elif (label in (Label.LOCATION, Label.ORG, Label.NORP) and PARTNER_BEFORE.search(text, max(0, start - 24), start)
                   and not is_known_place(value)):

@@ -29,7 +29,7 @@ from agent.knowledge.person_words import (
     TITLE_PATTERN,
 )
 from agent.knowledge.places import PLACE_PREPOSITIONS, is_known_place, is_sizeable_town
-from agent.knowledge.public_entities import public_entities
+from agent.knowledge.public_entities import is_known_organisation
 from agent.knowledge.words import is_common_word, word_frequency
 
 # The prefix of MacLeod, McKenna, FitzGerald, O'Brien: a capital follows it.
@@ -74,7 +74,7 @@ _LOWER_NAME_AFTER_RELATION = re.compile(
 
 
 def _known_organisation(value: str) -> bool:
-    return is_listed_company(value) or value.casefold() in public_entities().get("organisations", ())
+    return is_listed_company(value) or is_known_organisation(value)
 
 
 def _lower_given_name(word: str) -> bool:

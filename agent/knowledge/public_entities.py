@@ -1,7 +1,8 @@
 """The list of well-known organisations, people, works and places that ships with Veil
 (resources/public_entities.json; its "_about" entry says where each part comes from):
 names whose meaning a remote LLM needs in order to answer about them. Read by the
-relevance rules (agent/decide/relevance.py) and by the test of whether a name is one
+relevance rules (agent/decide/relevance.py), by the detectors that tell a firm from a person
+(agent/detect/ner.py, person_names.py) and by the test of whether a name is one
 nobody writes about (agent/decide/unknown_names.py)."""
 
 from __future__ import annotations
@@ -21,3 +22,8 @@ def public_entities() -> dict[str, frozenset[str]]:
     except FileNotFoundError:
         return {}
     return {kind: frozenset(n.casefold() for n in names) for kind, names in data.items() if isinstance(names, list)}
+
+
+def is_known_organisation(name: str) -> bool:
+    """One of the well-known organisations of the list ("Bosch"), any case."""
+    return name.casefold() in public_entities().get("organisations", ())

@@ -148,7 +148,8 @@ def handle_like(seed: int, handle: str) -> str:
 
     rng = rng_for(seed, "handle", handle.casefold())
 
-    def word_for(run: str, words: dict[int, tuple[str, ...]] = _handle_words()) -> str:
+    def word_for(run: str, words: dict[int, tuple[str, ...]] | None = None) -> str:
+        words = _handle_words() if words is None else words
         for spread in (0, 1, 2, 3):
             pool = [w for n in range(len(run) - spread, len(run) + spread + 1) for w in words.get(n, ()) if w != run.casefold()]
             if len(pool) >= _FEWEST_WORDS:  # two handles of one shape rarely draw the same word
