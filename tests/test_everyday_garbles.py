@@ -231,3 +231,15 @@ def test_where_a_job_title_is_held_is_swapped(privacy_engine, text, firm):
 def test_a_lower_case_role_before_at_is_no_title(privacy_engine):
     text = "I met the head at the school gate and she said Milo was fine."
     assert not [s for s in privacy_engine.detect(text) if s.label is Label.ORG and s.detector == "org_cues"]
+
+
+def test_a_job_held_at_a_firm_is_no_person(privacy_engine):
+    text = "Here's my CV: Experience: Barista at Costa Coffee (2020-2022). Cashier at Tesco (2019)."
+    assert not {"Barista", "Cashier"} & set(persons(privacy_engine, text))
+    sanitized = privacy_engine.sanitize(text, Conversation("job-at")).sanitized
+    assert "Barista at " in sanitized and "Cashier at " in sanitized, sanitized
+
+
+def test_a_rare_name_before_at_is_still_a_person(privacy_engine):
+    text = "Please thank Oyelaran at Brindle Foods for the samples."
+    assert "Oyelaran" not in privacy_engine.sanitize(text, Conversation("name-at")).sanitized

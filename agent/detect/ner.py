@@ -98,6 +98,9 @@ _LANGUAGE_BEFORE = re.compile(
 _FIRM_IN_TOWN = re.compile(r"(.+?)[ \t]+(?:in|at)[ \t]+([A-Z][\w'’\-]*(?:[ \t][A-Z][\w'’\-]*)?)")
 _ORG_PREPOSITION_BEFORE = re.compile(r"\b(?:from|at|for|joined)[ \t]+$")
 _NICKNAME_QUOTE = re.compile(r"[ \t]['\"“‘]")  # a quote opening inside a name: a nickname follows
+# A job and where it is held, after a one-word "person": "Barista at Costa Coffee".
+_ROLE_AT_AFTER = re.compile(r"[ \t]+at[ \t]+[A-Z]")
+_WORD_ZIPF = 2.5  # wordfreq: written this often, a word NER took for a name ("barista" 2.9)
 _AFTER_ICH = re.compile(r"(?i)\b(?:ich|ik)[ \t]+$")
 _BIN = re.compile(r"(?i)^(?:bin|ben)[ \t]+")
 
@@ -259,6 +262,9 @@ class SpacyNerDetector:
                 label = Label.PERSON  # "Quorra had lent Quorra her bike": an organisation is never "her", nor a place
             if label in (Label.PERSON, Label.ORG) and len(ent) == 1 and _word_not_name(ent[0], value, names, text, lower_words):
                 continue
+            if (label is Label.PERSON and len(ent) == 1 and _ROLE_AT_AFTER.match(text, end) and zipf(value) >= _WORD_ZIPF
+                    and not (names.is_first_name(value) or names.is_last_name(value))):
+                continue  # "Experience: Barista at Costa Coffee": a job held at a firm, nobody's name
             if label is Label.ORG and value.islower() and len(value) <= 4 and is_common_word(value) and not is_listed_company(value):
                 continue  # "my tenancy ref is": a short everyday word in lower case, no firm
             if label is Label.PERSON and not value.isascii():
