@@ -164,16 +164,10 @@ class SpacyNerDetector:
             if firm_in_town and is_known_place(firm_in_town.group(2)):
                 end = start + len(firm_in_town.group(1))  # "Bosch in Stuttgart": the firm; the town is a place
                 value = text[start:end]
-            numbered = _NUMBERED_THING.fullmatch(value) if label is not Label.DATE else None
-            if numbered:
-                # "Ticket 4411 was assigned": a record's number, not a firm named "Ticket 4411"
-                # (its stand-in was "Crest 8291"); the number is the reference to protect.
-                kind = numbered.group("kind").casefold()
-                if kind in _RECORD_WORDS:
-                    number_start = start + numbered.start("number")
-                    spans.append(Span(number_start, end, Label.ID, numbered.group("number"), 0.6, self.name))
-                if kind in _RECORD_WORDS or kind in _NUMBERED_PLACES_AND_PARTS:
-                    continue  # else a product or a codename with a number ("Falcon 2") stays a name
+            numbered = _numbered_thing(value, start, self.name) if label is not Label.DATE else None
+            if numbered is not None:
+                spans.extend(numbered)  # "Ticket 4411": its number is an ID; "Room 12B": nothing
+                continue
             if (label in (Label.LOCATION, Label.ORG) and value.isupper() and len(value) <= 3
                     and _POSSESSIVE_BEFORE.search(text, max(0, start - 8), start) and place_kind(value)[0] == "country"):
                 continue  # "our PM", "her TA": a role's abbreviation, not a country's code
@@ -304,6 +298,20 @@ class SpacyNerDetector:
                 score = 0.4  # "Wednesday", "last year": rarely identifying
             spans.append(Span(start, end, label, value, score, self.name))
         return spans
+
+
+def _numbered_thing(value: str, start: int, detector: str) -> list[Span] | None:
+    """A kind of thing and its number that NER read as a name: for a record ("Ticket 4411",
+    whose stand-in was "Crest 8291") its number as an ID, for a room, a gate or a chapter
+    nothing; None when the span is neither (a product or a codename with a number, "Falcon
+    2", stays a name)."""
+    numbered = _NUMBERED_THING.fullmatch(value)
+    if numbered is None:
+        return None
+    kind = numbered.group("kind").casefold()
+    if kind in _RECORD_WORDS:
+        return [Span(start + numbered.start("number"), start + len(value), Label.ID, numbered.group("number"), 0.6, detector)]
+    return [] if kind in _NUMBERED_PLACES_AND_PARTS else None
 
 
 class _LowerWords:
