@@ -93,14 +93,9 @@ _LOWER_GREETING = re.compile(
 _QUOTED_NICKNAME = re.compile(
     r"(?<![\w'’])(?P<first>[A-Z][a-z]{1,20})[ \t]+['\"“‘](?P<nick>[A-Z][a-z]{1,15})['\"”’][ \t]+(?P<last>[A-Z][a-z'’\-]{1,25})(?![\w'’])"
 )
-# A lower-case self-introduction: "my name is jake", "im jake, 27, nurse in glasgow". `end`:
-# after "my name is" always (it says a name follows), after "im"/"this is" only an age ("frank"
-# and "grace" are words after "i'm" too).
-_LOWER_NAME_SAID = re.compile(
-    r"(?:^|(?<=[\s,.;:!?]))(?:my[ \t]+name[ \t]+is|my[ \t]+name['’]s|call[ \t]+me)[ \t]+"
-    r"(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})(?![\w'’\-])(?P<end>)",
-    re.MULTILINE,
-)
+# A lower-case self-introduction with an age: "im jake, 27, nurse in glasgow". `end`: the age,
+# which an everyday word needs ("frank" and "grace" are words after "i'm" too); "my name is
+# jake" is _INTRO's (_by_introduction).
 _LOWER_SELF_INTRO = re.compile(
     r"(?:^|(?<=[\s,.;:!?]))(?:i['’]?m|i[ \t]+am|this[ \t]+is)[ \t]+"
     r"(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})(?![\w'’\-])(?P<end>[ \t]*,[ \t]*\d{1,2}\b)?",
@@ -481,7 +476,7 @@ class PersonNameDetector:
         comma or line end a greeting puts after a name."""
         names = lexicon()
         spans = []
-        for match in (m for pattern in (_LOWER_GREETING, _LOWER_SIGN_OFF, _LOWER_NAME_SAID, _LOWER_SELF_INTRO) for m in pattern.finditer(text)):
+        for match in (m for pattern in (_LOWER_GREETING, _LOWER_SIGN_OFF, _LOWER_SELF_INTRO) for m in pattern.finditer(text)):
             word = match.group("v")
             if word in _FUNCTION_WORDS or _STOP.fullmatch(word) or not names.is_first_name(word):
                 continue
