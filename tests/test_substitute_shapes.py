@@ -500,3 +500,20 @@ def test_a_surname_no_list_has_takes_its_origin_from_its_ending(privacy_engine, 
     result, _ = sanitize(privacy_engine, text, seed, replace=[real])
     fake = sent_for(result, real, Label.PERSON)
     assert fake.split()[-1] in pool(locale, "last") | pool(locale, "last_male") | pool(locale, "last_female"), fake
+
+
+@prop
+@given(seed=seeds, case=st.sampled_from([
+    ("Ask Zbigniew Wójcik to sign the lease.", "Zbigniew Wójcik", "pl_PL"),
+]))
+def test_a_tie_between_given_name_and_surname_origins_goes_to_the_surname(privacy_engine, seed, case):
+    """One locale lists the given name (de_DE has Zbigniew), another the surname: the
+    surname says the origin (a German stand-in for a Polish name before)."""
+    text, real, locale = case
+    names = lexicon()
+    first, last = real.split()
+    assert names.pool_locales(first) and names.pool_locales(last)
+    assert not (set(names.pool_locales(first)) & set(names.pool_locales(last)))
+    result, _ = sanitize(privacy_engine, text, seed, replace=[real])
+    fake = sent_for(result, real, Label.PERSON)
+    assert fake.split()[-1] in pool(locale, "last") | pool(locale, "last_male") | pool(locale, "last_female"), fake

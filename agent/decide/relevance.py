@@ -247,6 +247,7 @@ _SIGNATURE_ABOVE = re.compile(
 # A name written this often is a famous institution ("Mayo Clinic", "Oxford"): the
 # judge weighs it, not the relation rule above.
 _FAMOUS_ZIPF = 3.0
+_COMMON_ACRONYM = re.compile(r"[A-Z]{2,5}")
 # Who owns a note in code ("TODO(<name>):", "@author <name>"): a developer, never a
 # character of whatever work the file's comments mention.
 _CODE_OWNER_BEFORE = re.compile(r"(?:\b(?:TODO|FIXME|XXX|HACK|BUG)\s*\(\s*|@author\s+)$")
@@ -726,6 +727,11 @@ class RelevanceRules:
         return any(m and is_public(m.group(1), Label.PERSON) for m in (after, before))
 
     def _org(self, span: Span, before: str, after: str, whole: str) -> Verdict:
+        if (_COMMON_ACRONYM.fullmatch(span.text) and re.search(r"(?i)\b(?:our|my)\s+$", before)
+                and zipf(span.text) >= _FAMOUS_ZIPF):
+            # "our HOA", "my ISP", "our CRM": an acronym everyone writes is a kind of body
+            # or system, not the name of the writer's own (a rare one is: "our VKT team").
+            return Verdict(True, 0.8, "a kind of organisation")
         if _ON_A_PLATFORM_AFTER.match(after) and re.search(r"(?i)\b(?:our|my|his|her|their)\s+$", before) and is_public(
             span.text, Label.ORG
         ):

@@ -17,7 +17,7 @@ from agent.detect.cyrillic_names import not_a_name as cyrillic_not_a_name
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
-from agent.knowledge.frequency import zipf
+from agent.knowledge.frequency import zipf, zipf_in_any_language
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
 from agent.knowledge.org_words import ORG_KIND_WORDS
@@ -93,6 +93,8 @@ _LOWER_GREETING = re.compile(
 _QUOTED_NICKNAME = re.compile(
     r"(?<![\w'’])(?P<first>[A-Z][a-z]{1,20})[ \t]+['\"“‘](?P<nick>[A-Z][a-z]{1,15})['\"”’][ \t]+(?P<last>[A-Z][a-z'’\-]{1,25})(?![\w'’])"
 )
+# What stands before the surname of "Reginald 'Reg' Thornton": the surname's stand-in is a surname.
+NICKNAME_BEFORE = re.compile(r"[A-Z][a-z]{1,20}[ \t]+['\"“‘][A-Z][a-z]{1,15}['\"”’][ \t]+$")
 # A lower-case self-introduction with an age: "im jake, 27, nurse in glasgow". `end`: the age,
 # which an everyday word needs ("frank" and "grace" are words after "i'm" too); "my name is
 # jake" is _INTRO's (_by_introduction).
@@ -127,6 +129,24 @@ _CAPITALISED_PAIR = re.compile(
 # has and that is written rarely: under this Zipf frequency (most brands and places that
 # are not in the lists are above it: "Palo" 3.3, "Costa" 4.2).
 _UNLISTED_FIRST_ZIPF = 3.0
+# Two name-shaped words are a person where a person stands: after a word one says to or
+# of a person ("lunch with", "invite", "thanks"), or before what a person does ("... will
+# join the call", "... said", "...'s desk"; not "is", "has": things are and have too).
+# Without such a cue a pair of unknown capitalised words is as often a product or a
+# foreign phrase.
+_PERSON_CUE_BEFORE = re.compile(
+    r"\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Tt]hanks|[Aa]sk|[Ww]ith|[Cc]ontact|[Tt]ell|[Cc]all|[Ee]mail|[Tt]ext|[Mm]eet|[Mm]et|"
+    r"[Ii]nvite|[Rr]emind|[Cc]c|[Cc]olleague|[Ff]riend|[Bb]oss|[Mm]anager|[Pp]artner|[Nn]eighbou?r)[,:]?[ \t]+$"
+)
+_PERSON_VERB_AFTER = re.compile(
+    r"[ \t]+(?:will|would|said|says|told|asked|wrote|sent|joined|joins|called|emailed|replied|mentioned|thinks|"
+    r"wants|needs|agreed)\b|['’]s\b"
+)
+# One name-shaped word greeted or thanked and followed by a comma or a stop ("Thanks Olumide,").
+_GREETED_WORD = re.compile(
+    r"(?:^|(?<=[\n.!?])[ \t]*)(?:Hi|Hello|Hey|Thanks|Thank you|Cheers)[ \t]+"
+    r"(?P<v>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})(?=[ \t]*(?:[,!.:;\n]|$))"
+)
 # Whom someone marries or dates: "his wedding to Aisling", "engaged to Rhys". Only a person
 # is (NER reads an unknown name there as a place: "engaged to Eilidh").
 PARTNER_CUE = (
@@ -345,6 +365,7 @@ class PersonNameDetector:
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans = self._by_cue(text) + self._by_line(text) + self._by_speaker(text) + self._by_initial(text)
         spans += self._by_surname(text) + self._by_unlisted_first_name(text) + self._by_capitals(text) + self._by_introduction(text) + self._by_address(text)
+        spans += self._by_name_shaped_words(text)
         spans += self._by_script_border(text) + self._by_kinship_letter(text) + self._by_roster(text)
         spans += self._by_lower_pair(text) + self._by_lower_relation(text) + self._by_citation(text)
         spans += self._by_lower_greeting(text) + self._by_nickname(text)
@@ -599,8 +620,8 @@ class PersonNameDetector:
         spans = []
         for m in _CAPITALISED_PAIR.finditer(text):
             first, last = m.group("first"), m.group("last")
-            if names.is_first_name(first) or not names.is_last_name(last):
-                continue  # a listed first name is _by_surname's
+            if self._likely_first_name(first) or not names.is_last_name(last):
+                continue  # a first name several lists know is _by_surname's ("Kwabena": one list)
             after = text[m.end("last"):m.end("last") + 2].lstrip()
             if after[:1].isupper() or after[:1].isdigit():
                 continue
@@ -612,6 +633,26 @@ class PersonNameDetector:
             if any(is_known_place(v) for v in (first, last, pair)) or is_listed_company(first) or is_listed_company(pair):
                 continue
             spans.append(Span(m.start("first"), m.end("last"), Label.PERSON, pair, 0.65, self.name))
+        return spans
+
+    def _by_name_shaped_words(self, text: str) -> list[Span]:
+        """Names no list has, where a person stands: "Olumide Bankole will join the call",
+        "lunch with Tserendorj Batbayar", "Thanks Olumide,". Each word must be name-shaped
+        (_name_shaped); the pair needs a cue before it or a person's verb after it, the
+        lone word a greeting before it and a comma or a stop after it. spaCy finds such
+        names in some sentences and not in others."""
+        spans = []
+        for m in _CAPITALISED_PAIR.finditer(text):
+            first, last = m.group("first"), m.group("last")
+            if not (_PERSON_CUE_BEFORE.search(text, max(0, m.start() - 30), m.start())
+                    or _PERSON_VERB_AFTER.match(text, m.end("last"))):
+                continue
+            pair = f"{first} {last}"
+            if _name_shaped(first) and _name_shaped(last) and not (is_known_place(pair) or _known_organisation(pair)):
+                spans.append(Span(m.start("first"), m.end("last"), Label.PERSON, pair, 0.65, self.name))
+        for m in _GREETED_WORD.finditer(text):
+            if _name_shaped(m.group("v")):
+                spans.append(Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.65, self.name))
         return spans
 
     def _by_address(self, text: str) -> list[Span]:
@@ -1054,6 +1095,16 @@ def _looks_like_word(word: str) -> bool:
     if len(word) > 14:
         return False  # a slip of a frequent word is short; long rare words are names or codes
     return any(word_frequency(c) >= _TYPO_NEIGHBOUR for c in _slips_of(word.casefold()))
+
+
+def _name_shaped(word: str) -> bool:
+    """A capitalised word that can only be a name: no word of English or of a neighbouring
+    language ("Vielen Dank", "Feliz Navidad"), written rarely, no month, place or firm."""
+    if word in NOT_NAMES or word in CALENDAR_WORDS or word.casefold() in NOT_ENTITIES:
+        return False
+    if is_common_word(word) or word_frequency(word) or zipf_in_any_language(word) >= _UNLISTED_FIRST_ZIPF:
+        return False
+    return not (is_known_place(word) or _known_organisation(word))
 
 
 _TYPO_NEIGHBOUR = 10000  # occurrences in the English list: a word everyone writes

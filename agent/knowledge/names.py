@@ -288,6 +288,7 @@ class NameLexicon:
         """
         script = script_of(" ".join(tokens))
         scores: dict[str, float] = {}
+        last_locales: set[str] = set()
         for i, token in enumerate(tokens):
             locales = {loc for loc in self.pool_locales(token) if self.scripts.get(loc) == script}
             weight = 1.0
@@ -297,15 +298,20 @@ class NameLexicon:
                 locales, weight = self._surname_endings().locales(token), 0.5
             for loc in locales:
                 scores[loc] = scores.get(loc, 0.0) + weight / len(locales)
+            if i == len(tokens) - 1 and i > 0:
+                last_locales = locales
         if scores:
             by_language: dict[str, float] = {}
             for loc, score in scores.items():
                 by_language[loc[:2]] = by_language.get(loc[:2], 0.0) + score
-            # Ties go to the default locale, a home locale, the language most of the
-            # tied locales agree on, then alphabetically, so results are stable.
+            # Ties go to the last word's locale (mostly the surname: given names travel
+            # more, and one list may hold a given name of another language), then to the
+            # default locale, a home locale, the language most of the tied locales agree
+            # on, then alphabetically, so results are stable.
             locale = max(
                 sorted(scores),
-                key=lambda loc: (round(scores[loc], 6), loc == DEFAULT_LOCALE, loc.split("-")[0] in _HOME_LOCALES,
+                key=lambda loc: (round(scores[loc], 6), loc in last_locales, loc == DEFAULT_LOCALE,
+                                 loc.split("-")[0] in _HOME_LOCALES,
                                  round(by_language[loc[:2]], 6)),
             )
         else:

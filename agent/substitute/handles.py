@@ -20,6 +20,7 @@ from functools import lru_cache
 from agent.entities import Action, Label
 from agent.session.conversation import Conversation, MapEntry
 from agent.session.map_cache import MapCache
+from agent.substitute.nickname_forms import nickname_pairs
 from agent.substitute.persons import PersonSurrogates
 
 Person = tuple[str, str, str, str]
@@ -29,31 +30,6 @@ def handle_form(name: str) -> str:
     """A name as handles write it: "O'Connell" -> "oconnell", "Zoë" -> "zoe"."""
     decomposed = unicodedata.normalize("NFKD", name.casefold().replace("ß", "ss").replace("đ", "d"))
     return "".join(c for c in decomposed if c.isascii() and c.isalnum())
-
-
-@lru_cache(maxsize=1)
-def _nick_namer():
-    from nicknames import NickNamer
-
-    return NickNamer()
-
-
-def nickname_pairs(real_first: str, fake_first: str) -> list[tuple[str, str]]:
-    """(a name the real first name also goes by, what the stand-in goes by then): its
-    nicknames and, for a nickname, its full forms; the stand-in's matching form where the
-    list has one ("bob" -> "mike" for Robert -> Michael), else its first name."""
-    namer = _nick_namer()
-    real, fake = real_first.casefold(), fake_first.casefold()
-
-    def names(found: set[str]) -> list[str]:  # the list also has abbreviations ("c.", "chas.")
-        return sorted((n for n in found if n.isalpha() and len(n) >= 2), key=lambda n: (len(n), n))
-
-    pairs = []
-    for kind, others in (("nick", namer.nicknames_of(real)), ("full", namer.canonicals_of(real))):
-        fake_forms = names(namer.nicknames_of(fake) if kind == "nick" else namer.canonicals_of(fake))
-        for other in names(others):
-            pairs.append((other, fake_forms[0] if fake_forms else fake))
-    return pairs
 
 
 def people_for_handles(conversation: Conversation, persons: PersonSurrogates) -> list[Person]:

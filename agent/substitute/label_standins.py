@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from agent.detect.person_names import FAMILY_BEFORE
+from agent.detect.person_names import FAMILY_BEFORE, NICKNAME_BEFORE
 from agent.detect.spec import StandInRequest
 from agent.detect.validators import card_brand, digits_of, iban_valid, luhn_valid
 from agent.knowledge.person_words import ET_AL_AFTER
@@ -34,6 +34,8 @@ def person(r: StandInRequest) -> str | None:
         return stand_in + ("es" if re.search(r"(?:s|x|z|ch|sh)$", stand_in) else "s")  # "the Gonzalezes"
     # "<Surname> et al.": the first author of a citation is named by their surname.
     surname = bool(ET_AL_AFTER.match(r.text, r.start + len(r.real)))
+    # "Reginald 'Reg' Thornton": the word after the quoted nickname is the surname.
+    surname = surname or bool(NICKNAME_BEFORE.search(r.text, max(0, r.start - 50), r.start))
     return r.helpers.persons.make(r.real, r.text[: r.start], r.conversation, r.rng, r.is_free, surname=surname,
                                   text_after=r.text[r.start + len(r.real) : r.start + len(r.real) + PRONOUN_REACH])
 

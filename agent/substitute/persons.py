@@ -29,7 +29,9 @@ from agent.knowledge.words import word_frequency
 from agent.session.conversation import Conversation, MapEntry, fold
 from agent.session.map_cache import MapCache
 from agent.substitute.cjk_names import cjk_person_stand_in, is_cjk_name
-from agent.substitute.cyrillic_names import declined, is_cyrillic_name, patronymic_of, read_name as read_cyrillic_name
+from agent.substitute.cyrillic_names import declined, is_cyrillic_name, patronymic_of
+from agent.substitute.cyrillic_names import read_name as read_cyrillic_name
+from agent.substitute.nickname_forms import nickname_pairs, other_forms
 from agent.substitute.rng import match_case
 
 _TITLE_BEFORE = re.compile(rf"\b({TITLE_PATTERN})\.?\s+$")
@@ -126,6 +128,13 @@ class PersonSurrogates:
                     new_parts.append(match_case(part, known_first[key]))
                     continue
                 taken = used_first
+                full = _known_full_form(part, known_first)
+                if full is not None:  # "Reg" after "Reginald" (-> Nathaniel): "Nat"
+                    form = _stand_in_form(part, full, known_first[fold(full)], is_free)
+                    if form is not None:
+                        new_parts.append(match_case(part, form))
+                        continue
+                    gender = self.names.gender_of(full, locale)  # no such form: at least the same sex
             candidate = self._part(part, role, locale, gender, taken, rng, is_free, single)
             if candidate is None:
                 return None
@@ -359,6 +368,24 @@ class PersonSurrogates:
                 else:
                     known_first.setdefault(fold(mapped.real), mapped.stand_in)
                     used_first.add(fold(mapped.stand_in))
+
+
+def _known_full_form(part: str, known_first: dict[str, str]) -> str | None:
+    """The first name the conversation already maps of which `part` is a nickname or a
+    full form ("Reg" after "Reginald"), if any."""
+    return next((other for other in sorted(other_forms(part)) if fold(other) in known_first), None)
+
+
+def _stand_in_form(part: str, full: str, stand_in: str, is_free) -> str | None:
+    """The same form of the full name's stand-in: "Reginald 'Reg' Thornton" -> "Nathaniel
+    'Nat' ...", not a second, unrelated name. None when the stand-in has no such form
+    free to use (the stand-in itself would map two real names)."""
+    wanted = part.casefold()
+    for real_form, stand_in_form in nickname_pairs(full, stand_in):
+        candidate = stand_in_form.capitalize()
+        if real_form == wanted and candidate.casefold() != stand_in.casefold() and is_free(candidate):
+            return candidate
+    return None
 
 
 def _prefix(name: str) -> str:
