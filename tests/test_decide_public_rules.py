@@ -266,7 +266,7 @@ def test_a_first_name_and_a_surname_are_a_person_whatever_the_parse_says(name):
 
 
 def test_names_that_are_also_surnames_or_companies_are_left_to_the_parse():
-    from agent.detect.ner import _full_name_shape
+    from agent.detect.ner_labels import full_name_shape as _full_name_shape
     from agent.knowledge.names import lexicon
 
     names = lexicon()

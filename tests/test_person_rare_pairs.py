@@ -3,7 +3,7 @@ whatever type NER guessed ("Kasia Wrona" read as a place, "Teodor Mălăescu" as
 
 import pytest
 
-from agent.detect.ner import _rare_word_pair
+from agent.detect.ner_labels import rare_word_pair as _rare_word_pair
 from agent.entities import Label
 from agent.session.conversation import Conversation
 
