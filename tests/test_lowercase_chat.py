@@ -117,3 +117,21 @@ def test_a_greeting_before_im_does_not_hide_the_name_after_it(privacy_engine):
     the "I'm" cue never saw "Sven"."""
     text = "Hey, I'm Sven from Göteborg. How do we price cinnamon buns?"
     assert "Sven" in persons(privacy_engine, text)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        # a name only one locale lists (en_IN), after a relation word
+        ("can u rewrite this for linkedin: huge thanks to my manager deepa and the whole crew", "deepa"),
+        # a name no list has, greeted with a comma after it
+        ("hi sunita, the plumber comes at 3 so pls leave the key", "sunita"),
+    ],
+)
+def test_a_lower_case_name_few_or_no_lists_have_is_found_where_a_person_stands(privacy_engine, text, name):
+    assert name in persons(privacy_engine, text), persons(privacy_engine, text)
+
+
+@pytest.mark.parametrize("text", ["thanks bff, see u", "hey guys, dinner at 8?", "hi there, quick question"])
+def test_chat_words_greeted_are_no_person(privacy_engine, text):
+    assert not persons(privacy_engine, text), persons(privacy_engine, text)

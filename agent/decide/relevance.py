@@ -261,6 +261,12 @@ _PAST_WORKPLACE_BEFORE = re.compile(
     r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|several|many|a\s+few)\s+(?:years?|months?|decades?))"
     r"\s+(?:at|with|in)\s+(?:the\s+)?$"
 )
+# Where the writer or someone they write about works: "she worked under me at X", "he
+# has worked part-time for X", "they volunteer at X" (a reference, a CV, a complaint).
+_SOMEONE_WORKS_AT_BEFORE = re.compile(
+    r"(?i)\b(?:i|we|he|she|they)\s+(?:(?:has|have|had)\s+)?(?:work(?:s|ed|ing)?|interned|volunteer(?:s|ed)?)\b"
+    r"(?:\s+[a-z\-]+){0,3}?\s+(?:at|for)\s+(?:the\s+)?$"
+)
 _SENTENCE_START_AT = re.compile(r"(?i)^\s*(?:while\s+)?at\s+(?:the\s+)?$")
 _FIRST_PERSON_PAST_AFTER = re.compile(r"^,?\s+(?:I|[Ww]e)\s+(?:\w+ly\s+)?(?:\w+ed|led|built|ran|taught|wrote|made|grew|won|began|took|got|met|saw|spent|sold|found|learnt)\b")
 _PUBLIC_ROLE_BEFORE = re.compile(
@@ -750,7 +756,8 @@ class RelevanceRules:
             return Verdict(False, 0.85, "your organisation or client")  # "the Hartwell invoice is late"
         if _SIGNATURE_ABOVE.search(whole, max(0, span.start - 300), span.start) and not public:
             return Verdict(False, 0.85, "your organisation or client")  # the firm in the writer's signature
-        if _RELATION_AT_BEFORE.search(before) and not public and zipf(span.text) < _FAMOUS_ZIPF:
+        if ((_RELATION_AT_BEFORE.search(before) or _SOMEONE_WORKS_AT_BEFORE.search(before))
+                and not public and zipf(span.text) < _FAMOUS_ZIPF):
             return Verdict(False, 0.85, "where you or someone you know lives or works")
         if public:
             return Verdict(True, 0.85, "well-known organisation")

@@ -17,6 +17,7 @@ from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
 from agent.knowledge.hosts import is_service_label
 from agent.knowledge.language_names import is_language_name
+from agent.knowledge.languages import LANGUAGES, text_language, zipf_in_languages
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, NOT_ENTITIES, is_field_label
 from agent.knowledge.org_words import (
@@ -88,6 +89,9 @@ _NICKNAME_QUOTE = re.compile(r"[ \t]['\"“‘]")  # a quote opening inside a na
 # A job and where it is held, after a one-word "person": "Barista at Costa Coffee".
 _ROLE_AT_AFTER = re.compile(r"[ \t]+at[ \t]+[A-Z]")
 _WORD_ZIPF = 2.5  # wordfreq: written this often, a word NER took for a name ("barista" 2.9)
+# Every word of a "person" written this often in German, French, Spanish, Italian,
+# Portuguese or Dutch, and none a listed name: a phrase ("Vielen Dank" 5.5 / 5.3).
+_PHRASE_ZIPF = 4.0
 _AFTER_ICH = re.compile(r"(?i)\b(?:ich|ik)[ \t]+$")
 _BIN = re.compile(r"(?i)^(?:bin|ben)[ \t]+")
 
@@ -234,6 +238,8 @@ def _checked(r: NerReading, names, lower_words: _LowerWords, detector: str) -> S
             return None  # "Mark my words", "Bill me later"
         tokens = value.split()
         listed = any(names.is_first_name(t) or names.is_last_name(t) for t in tokens)
+        if not listed and len(tokens) > 1 and _foreign_phrase(tokens, text):
+            return None  # "Vielen Dank", "Feliz Navidad": everyday words of some language, no name
         if listed:
             score = 0.85
         if value.islower():
@@ -245,6 +251,16 @@ def _checked(r: NerReading, names, lower_words: _LowerWords, detector: str) -> S
     if label is Label.DATE and not re.search(r"\d", value):
         score = 0.4  # "Wednesday", "last year": rarely identifying
     return Span(start, end, label, value, score, detector)
+
+
+def _foreign_phrase(tokens: list[str], text: str) -> bool:
+    """A greeting or a title of another language in an English text ("Vielen Dank", "Feliz
+    Navidad"): whole words of three letters or more (no initials: "S. Right" is a name),
+    each frequent in one of the languages the English model meets most. Texts in those
+    languages are languages.ordinary_foreign_words'."""
+    if not all(len(t) >= 3 and t.isalpha() for t in tokens) or text_language(text) is not None:
+        return False
+    return all(zipf_in_languages(t, LANGUAGES) >= _PHRASE_ZIPF for t in tokens)
 
 
 def _numbered_thing(value: str, start: int, detector: str) -> list[Span] | None:

@@ -23,7 +23,7 @@ from agent.knowledge.org_words import (
     ORG_KIND_WORDS,
     is_generic_org,
 )
-from agent.knowledge.places import is_known_place, place_kind
+from agent.knowledge.places import STREET_TYPES, is_known_place, is_sizeable_town, place_kind
 from agent.knowledge.public_entities import is_known_organisation
 from agent.knowledge.words import is_common_word
 
@@ -132,6 +132,30 @@ def _partner(r: NerReading, names) -> bool:
     return _search_before(PARTNER_BEFORE, r, 24) and not is_known_place(r.value)
 
 
+# What is written to a person: "a reply to Jordan", "an e-mail to Georgia about" (not a
+# letter, a note or a response: "a letter to France", "a response to Jordan's offer").
+_WRITTEN_TO_BEFORE = re.compile(
+    r"(?i)\b(?:reply|replying|respond|responding|message|e-?mail|text|card|thank-you)[ \t]+to[ \t]+$"
+)
+
+
+def _written_to(r: NerReading, names) -> bool:
+    # "Draft a reply to Jordan from Acme Plumbing": a message goes to a person, not a country
+    return _one_word(r) and names.is_first_name(r.value) and _search_before(_WRITTEN_TO_BEFORE, r, 24)
+
+
+# "ran the shop on Kettering Lane": a street after a preposition of place (not "with Nathan
+# Lane": "on", "off", "along" are said of streets, not of people).
+_STREET_PREPOSITION_BEFORE = re.compile(r"(?i)\b(?:on|off|along|down|up|onto|near)[ \t]+$")
+_STREET_ENDS = frozenset(w.casefold() for w in STREET_TYPES)
+
+
+def _street(r: NerReading, names) -> bool:
+    words = r.value.split()
+    return (len(words) >= 2 and words[-1].rstrip(".").casefold() in _STREET_ENDS
+            and _search_before(_STREET_PREPOSITION_BEFORE, r, 8))
+
+
 def _group_as_person(r: NerReading, names) -> bool:
     return _used_as_person(r.ent, names, needs_pronoun=False)  # "the mess Ottilie made"
 
@@ -187,6 +211,8 @@ RULES: tuple[_Rule, ...] = (
     (frozenset({Label.ORG}), _city_moved_to, Label.LOCATION),
     (frozenset({Label.PERSON}), _known_firm_after_preposition, Label.ORG),
     (_PLACE_ORG_GROUP, _partner, Label.PERSON),
+    (frozenset({Label.LOCATION}), _written_to, Label.PERSON),
+    (frozenset({Label.PERSON}), _street, Label.LOCATION),
     (frozenset({Label.NORP}), _group_as_person, Label.PERSON),
     (frozenset({Label.LOCATION}), _place_as_person, Label.PERSON),
     (frozenset({Label.PERSON}), _city_as_person, Label.LOCATION),
@@ -358,11 +384,17 @@ _PERSONAL_VERBS = frozenset(
 
 def _personal_subject(ent, names) -> bool:
     """A one-word first name NER read as a person, that opens a clause and does what only a
-    person does: the person, even when a country has the same name."""
+    person does: the person, even when a country has the same name. Also one who is to do
+    something, in a list of tasks ("Action items: Ngozi to send invites"), unless a town
+    of 100,000 or more has the name ("Lagos to host the summit")."""
     if len(ent) != 1 or not names.is_first_name(ent[0].text):
         return False
     doc = ent.doc
-    if ent.end >= len(doc) or doc[ent.end].lower_ not in _PERSONAL_VERBS:
+    if ent.end >= len(doc):
+        return False
+    to_do = (doc[ent.end].lower_ == "to" and ent.end + 1 < len(doc) and doc[ent.end + 1].tag_ == "VB"
+             and not is_sizeable_town(ent[0].text))
+    if doc[ent.end].lower_ not in _PERSONAL_VERBS and not to_do:
         return False
     before = doc[ent.start - 1] if ent.start > 0 else None
     return before is None or before.is_punct or before.is_space or before.lower_ in ("and", "but", "when", "while", "then", "so", "because")

@@ -12,6 +12,8 @@ from agent.detect.base import DetectionContext, Detector
 from agent.detect.dates import DateDetector
 from agent.detect.phones import PhoneDetector
 from agent.entities import Label, Span
+from agent.knowledge.frequency import zipf
+from agent.knowledge.words import is_common_word
 
 
 class RegexDetector:
@@ -185,9 +187,15 @@ class HotwordIdDetector:
         r"(?<![A-Z0-9])(?P<v>[A-Z]{2}\d{2}[ ]?[A-Z]{3})(?![A-Za-z0-9])"
     )
     _mention = re.compile(r"(?<![\w@.])@(?P<v>[A-Za-z0-9_](?:[A-Za-z0-9_.\-]{0,28}[A-Za-z0-9_])?)(?![\w@])")
+    # Text split into tokens (corpora, some copied feeds) writes "@ name" and "u / name":
+    # a handle opening a line or after "RT", or one shaped like none of a sentence's words
+    # (an inner capital, a digit, an underscore) elsewhere; "meet @ home" stays.
+    _spaced_mention = re.compile(
+        r"(?m)(?:(?P<opening>^[ \t]*|\bRT[ \t]+))?(?<![\w@])@[ \t]+(?P<v>[A-Za-z][A-Za-z0-9_]{1,19})(?![\w@.])"
+    )
     # A Reddit user, "u/name" or "/u/name" (the name alone is swapped, "u/" stays so the
     # answer still reads as a Reddit handle; "r/name" is a public subreddit).
-    _reddit_user = re.compile(r"(?<![\w/])/?u/(?P<v>[A-Za-z0-9_\-]{3,20})(?![\w/])")
+    _reddit_user = re.compile(r"(?<![\w/])/?u(?P<gap>[ \t]?)/(?P=gap)(?P<v>[A-Za-z0-9_\-]{3,20})(?![\w/])")
     # Who a chat app's broadcast mention reaches, not a person: "@channel", "@here".
     _broadcast = frozenset({"channel", "here", "everyone", "all", "someone"})
     # A Cash App "$cashtag", where the text names the app.
@@ -227,13 +235,29 @@ class HotwordIdDetector:
                 continue
             start, end = match.span()
             spans.append(Span(start, end, Label.USERNAME, match.group(), 0.7, self.name))
-        for match in self._reddit_user.finditer(text) if "u/" in text else ():
+        for match in self._spaced_mention.finditer(text) if "@ " in text else ():
+            handle = match.group("v")
+            if handle.casefold() in self._broadcast or not (match.group("opening") is not None or _handle_shaped(handle)):
+                continue
+            spans.append(Span(match.start("v"), match.end("v"), Label.USERNAME, handle, 0.7, self.name))
+        for match in self._reddit_user.finditer(text) if "u/" in text or "u /" in text else ():
+            if match.group("gap") and is_common_word(match.group("v")):
+                continue  # "u / me": you or me
             spans.append(Span(match.start("v"), match.end("v"), Label.USERNAME, match.group("v"), 0.8, self.name))
         if "$" in text and self._cashtag_cue.search(text):
             for match in self._cashtag.finditer(text):
                 if not re.fullmatch(r"[A-Z]{1,5}", match.group("v")):  # "$AAPL" is a ticker
                     spans.append(Span(match.start(), match.end(), Label.USERNAME, match.group(), 0.8, self.name))
         return spans
+
+
+def _handle_shaped(word: str) -> bool:
+    """Shaped like a user name, not like a word of a sentence: a capital inside it after a
+    small letter ("SeanyReidy"), a digit or an underscore, or lower case and no word
+    English writes ("jfradioshow")."""
+    if re.search(r"[a-z][A-Z]|\d|_", word):
+        return True
+    return word.islower() and not is_common_word(word) and zipf(word) < 3.0
 
 
 class HomePathDetector:

@@ -17,7 +17,8 @@ from agent.detect.cyrillic_names import not_a_name as cyrillic_not_a_name
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
-from agent.knowledge.frequency import zipf, zipf_in_any_language
+from agent.knowledge.frequency import zipf
+from agent.knowledge.languages import zipf_in_languages
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
 from agent.knowledge.org_words import ORG_KIND_WORDS
@@ -78,8 +79,10 @@ def _known_organisation(value: str) -> bool:
 
 
 def _lower_given_name(word: str) -> bool:
-    names = lexicon()
-    return (len(names.info(word).first_in - {"en"}) >= 2 and not is_common_word(word)
+    """A given name several locales list, or one only one lists ("deepa": en_IN) that is
+    rarely written in English: one list alone holds ordinary words ("will", "summer")."""
+    listed_in = lexicon().info(word).first_in - {"en"}
+    return ((len(listed_in) >= 2 or (listed_in and zipf(word) < _UNLISTED_FIRST_ZIPF)) and not is_common_word(word)
             and word not in _FUNCTION_WORDS and word.capitalize() not in NOT_NAMES)
 
 
@@ -129,6 +132,9 @@ _CAPITALISED_PAIR = re.compile(
 # has and that is written rarely: under this Zipf frequency (most brands and places that
 # are not in the lists are above it: "Palo" 3.3, "Costa" 4.2).
 _UNLISTED_FIRST_ZIPF = 3.0
+# The same in a neighbouring language, a little higher: their corpora write some names
+# that often ("sunita" 3.0 in Portuguese), their everyday words lie far above ("Dank" 5.3).
+_FOREIGN_WORD_ZIPF = 3.5
 # Two name-shaped words are a person where a person stands: after a word one says to or
 # of a person ("lunch with", "invite", "thanks"), or before what a person does ("... will
 # join the call", "... said", "...'s desk"; not "is", "has": things are and have too).
@@ -162,8 +168,12 @@ _WEAK_CUE = re.compile(
     # "Hey, I'm Sven": the pronoun is no name, and must not use up the "I'm" cue after it
     rf"[,:]?\s+(?:(?:{TITLE_PATTERN})\.?\s+)?(?!(?:{_CONTRACTED.pattern})(?![\w'’]))(?P<v>{_NAME})"
 )
-# "Odo: Let us begin..." - a speaker label at the start of a line.
-_SPEAKER = re.compile(rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?|[A-Z]{{2,3}})[ \t]*:[ \t]*\S")
+# "Odo: Let us begin..." - a speaker label at the start of a line, or after the time stamp
+# of a chat export, which may run on in one line ("[10:02] Odo: deploy is blocked [10:03]").
+_CHAT_TIME = r"[\[(]\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?[\])][ \t]*"
+_SPEAKER = re.compile(
+    rf"(?m)(?:^[ \t>*\-]*(?:{_CHAT_TIME})?|{_CHAT_TIME})(?P<v>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?|[A-Z]{{2,3}})[ \t]*:[ \t]*\S"
+)
 # Words of a name are on one line: "[ \t]+", never "\s+", between them (else "Ada Roe\n\nNurse"
 # reads as one three-word name, and the check of its last word rejects the real one).
 _LINE_NAME = re.compile(
@@ -425,7 +435,7 @@ class PersonNameDetector:
     def _by_roster(self, text: str) -> list[Span]:
         """"NOVAK Ilse, DUARTE Tomas, OKAFOR Ada": surname-in-capitals pairs. One pair is a
         name when the lists know both halves; two or more, most of whose given names the
-        lists know, make a roster, and then each pair is a name."""
+        lists know or are name-shaped, make a roster, and then each pair is a name."""
         if not _HAS_CAPS_RUN.search(text):
             return []
         names = lexicon()
@@ -440,12 +450,16 @@ class PersonNameDetector:
             ):
                 continue  # "NEW Release", "FREE Shipping": a shouted word, not a surname
             known_given = names.is_first_name(given) and not is_common_word(given.casefold())
-            pairs.append((m.start(), m.end(), m.group(), known_given, names.is_last_name(surname)))
+            pairs.append((m.start(), m.end(), m.group(), known_given, names.is_last_name(surname),
+                          known_given or _name_shaped(given)))
         known = sum(p[3] for p in pairs)
-        roster = len(pairs) >= 2 and known * 2 >= len(pairs)
+        # Given names no list has count when they are no word of any language ("Anass",
+        # "Hiba" beside "Salah" and "Aya"); one listed given name at least.
+        name_like = sum(p[5] for p in pairs)
+        roster = len(pairs) >= 2 and known >= 1 and name_like * 2 >= len(pairs)
         return [
             Span(start, end, Label.PERSON, value, 0.85 if roster else 0.8, self.name)
-            for start, end, value, known_given, known_surname in pairs
+            for start, end, value, known_given, known_surname, _ in pairs
             if roster or (known_given and known_surname)
         ]
 
@@ -491,15 +505,21 @@ class PersonNameDetector:
     def _by_lower_greeting(text: str) -> list[Span]:
         """A lower-case given name greeted, signing off or introducing itself in chat ("hi
         priya, sorry i missed ur call ... - tom", "im jake, 27"). Greetings and sign-offs open
-        and close a message, so
-        the name must be a listed first name, and not the word of an endearment: one
+        and close a message, so the name must be a listed first name (or, greeted with a
+        comma after it, a name-shaped word no list has), and not the word of an endearment: one
         English alone lists ("hi love", "thanks boss") or an everyday word without the
         comma or line end a greeting puts after a name."""
         names = lexicon()
         spans = []
         for match in (m for pattern in (_LOWER_GREETING, _LOWER_SIGN_OFF, _LOWER_SELF_INTRO) for m in pattern.finditer(text)):
             word = match.group("v")
-            if word in _FUNCTION_WORDS or _STOP.fullmatch(word) or not names.is_first_name(word):
+            if word in _FUNCTION_WORDS or _STOP.fullmatch(word):
+                continue
+            if not names.is_first_name(word):
+                # "hi sunita, ...": a name no list has, greeted with the comma after it, that is no
+                # word of English or a neighbouring language (chat's "bff" is short, so 4+ letters)
+                if match.group("end") is not None and len(word) >= 4 and _name_shaped(word.capitalize()):
+                    spans.append(Span(match.start("v"), match.end("v"), Label.PERSON, word, 0.6, PersonNameDetector.name))
                 continue
             elsewhere = len(names.info(word).first_in - {"en"})
             if is_common_word(word) and (elsewhere < 2 or match.group("end") is None):
@@ -1102,7 +1122,8 @@ def _name_shaped(word: str) -> bool:
     language ("Vielen Dank", "Feliz Navidad"), written rarely, no month, place or firm."""
     if word in NOT_NAMES or word in CALENDAR_WORDS or word.casefold() in NOT_ENTITIES:
         return False
-    if is_common_word(word) or word_frequency(word) or zipf_in_any_language(word) >= _UNLISTED_FIRST_ZIPF:
+    if (is_common_word(word) or word_frequency(word) or zipf(word) >= _UNLISTED_FIRST_ZIPF
+            or zipf_in_languages(word) >= _FOREIGN_WORD_ZIPF):
         return False
     return not (is_known_place(word) or _known_organisation(word))
 

@@ -30,21 +30,3 @@ def name_zipf(value: str) -> tuple[float, float]:
     values = [zipf(w) for w in value.split() if any(c.isalpha() for c in w)] or [0.0]
     return min(values), max(values)
 
-
-# Languages whose everyday words are written capitalised in English text often enough to
-# pass for names ("Vielen Dank", "Feliz Navidad", "Guten Morgen").
-_NEIGHBOUR_LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "pl", "sv", "cs", "fi", "nb", "ca")
-
-
-@lru_cache(maxsize=65536)
-def zipf_in_any_language(word: str) -> float:
-    """The highest Zipf frequency of one word over English and the European languages
-    above (any case): a word written often in any of them is a word, not a name. The
-    other languages are read from wordfreq's small lists (words of Zipf 3 and more: 43 MB
-    for all twelve; the large lists take 500 MB), so under 3 they say 0."""
-    from wordfreq import zipf_frequency
-
-    word = word.strip(".,;:!?\"'’()[]")
-    if not word:
-        return 0.0
-    return max([zipf(word)] + [float(zipf_frequency(word, lang, wordlist="small")) for lang in _NEIGHBOUR_LANGUAGES])
