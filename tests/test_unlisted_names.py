@@ -86,3 +86,16 @@ def test_a_roster_of_names_few_lists_have_is_a_roster(privacy_engine):
 def test_shouted_words_are_no_roster(privacy_engine):
     text = "NEW Arrivals and FREE Delivery on ALL Orders this week"
     assert not {f for f in persons(privacy_engine, text) if any(w in f for w in ("Arrivals", "Delivery", "Orders"))}
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        # letters of Latin Extended-A (Lithuanian ė, Turkish ı ş ğ, Polish ł ż): the name
+        # rules read them as letters
+        ("Ask Giedrė Kazlauskaitė whether the shipment cleared customs.", "Giedrė Kazlauskaitė"),
+        ("Please thank Işıl Yılmaz for the samples she sent.", "Işıl Yılmaz"),
+    ],
+)
+def test_names_with_letters_of_central_european_and_turkish_alphabets_are_found(privacy_engine, text, name):
+    assert name in persons(privacy_engine, text), persons(privacy_engine, text)

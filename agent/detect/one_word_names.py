@@ -49,10 +49,10 @@ _DETECTOR = "person_names"
 # Made-up names join parts with an apostrophe or a hyphen ("K'vessa", "Zha-Rin"); a
 # possessive or a contraction ("Torvik's", "Torvik'll") is not part of the name.
 _CAPITALISED = re.compile(
-    r"(?<![\w'’\-@#/.])[A-ZÀ-ÖØ-Þ](?:[a-zà-öø-ÿ]{2,}|[a-zà-öø-ÿ]*['’\-][A-ZÀ-ÖØ-Þa-zà-öø-ÿ][a-zà-öø-ÿ]{2,})"
-    r"(?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?(?![\w\-@/]|\.\w|['’](?!(?:s|ll|d|re|ve)\b)\w)"
+    r"(?<![\w'’\-@#/.])[A-ZÀ-ÖØ-ÞĀ-ſ](?:[a-zà-öø-ÿĀ-ſ]{2,}|[a-zà-öø-ÿĀ-ſ]*['’\-][A-ZÀ-ÖØ-ÞĀ-ſa-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ]{2,})"
+    r"(?:-[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]+)?(?![\w\-@/]|\.\w|['’](?!(?:s|ll|d|re|ve)\b)\w)"
 )
-_LOWER_WORD = re.compile(r"(?<![\w\-])[a-zà-öø-ÿ]{3,}(?![\w\-])")
+_LOWER_WORD = re.compile(r"(?<![\w\-])[a-zà-öø-ÿĀ-ſ]{3,}(?![\w\-])")
 
 # At and above this Zipf frequency a word is written often in English (an ordinary word,
 # a household name: "Python" is about 3.8, "English" 5): not a made-up or rare name.
@@ -102,10 +102,10 @@ _PERSON_NOUN_AFTER = re.compile(
     r"(?=[ \t]*(?:[,.;:!?)]|$|(?:who|and|with|from|in|at)\b))"  # not "a friend to busy teams"
 )
 _PAIR_AFTER = re.compile(
-    r"(?:[ \t]+and[ \t]+[A-ZÀ-ÖØ-Þ][\w'’\-]+)?[ \t]+(?:are|were)[ \t]+(?:best[ \t]+)?(?:friends|roommates|siblings|"
+    r"(?:[ \t]+and[ \t]+[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’\-]+)?[ \t]+(?:are|were)[ \t]+(?:best[ \t]+)?(?:friends|roommates|siblings|"
     r"twins|cousins|classmates|married|dating|neighbou?rs|sisters|brothers|a[ \t]+couple)\b"
 )
-_PAIR_BEFORE = re.compile(r"[A-ZÀ-ÖØ-Þ][\w'’\-]+[ \t]+and[ \t]+$")
+_PAIR_BEFORE = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-ſ][\w'’\-]+[ \t]+and[ \t]+$")
 # An age: "Quenby is a 24-year-old ...", "Quenby, 24, ...", "Quenby (24)".
 _AGE_AFTER = re.compile(r"(?:[ \t]+(?:is|was)[ \t]+an?[ \t]+\d{1,2}[ \t-]+years?[ \t-]+old|,[ \t]*\d{1,2},|[ \t]*\(\d{1,2}\))")
 # The role-play card's slot for the character: "{{char}} is Quenby".
@@ -132,13 +132,13 @@ _VERB_THEN_PRONOUN = re.compile(
 # An article or a demonstrative before a word makes it a thing or a title ("the Council").
 _DETERMINER_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ee]very|[Ee]ach)[ \t]+$")
 # Inside a sentence: after a lower-case word, a comma or "and"; not after . ! ? : or a line start.
-_MID_SENTENCE_BEFORE = re.compile(r"(?:[a-zà-öø-ÿ,;][ \t]+|[a-z][ \t]*[“\"(][ \t]*)$")
+_MID_SENTENCE_BEFORE = re.compile(r"(?:[a-zà-öø-ÿĀ-ſ,;][ \t]+|[a-z][ \t]*[“\"(][ \t]*)$")
 
 # Speaker labels dressed up: "[09:12] Name:", "**Name:**", "**Name**:", "[Name]:", "<Name>",
 # "Name (quietly):". Plain "Name:" lines are PersonNameDetector's. A stage direction never
 # opens with a digit: "Hempstead (2004): ..." is a citation.
 _STAMP = r"(?:\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]*[AaPp]\.?[Mm]\.?)?\)?\]?[ \t]*(?:-[ \t]*)?)"
-_SPEAKER_NAME = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{1,20}(?:[ \t][A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{1,20})?"
+_SPEAKER_NAME = r"[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{1,20}(?:[ \t][A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{1,20})?"
 _DRESSED_SPEAKER = re.compile(
     rf"(?m)^[ \t>\-]*(?:(?P<stamp>{_STAMP})[ \t]*)?(?P<open>\*\*|__|\[|<)?(?P<v>{_SPEAKER_NAME})"
     rf"(?P<close>\*\*|__|\]|>)?(?P<dir>[ \t]*\((?!\d)[^()\n]{{1,60}}\))?[ \t]*(?P<colon>:)?(?P<close2>\*\*|__)?[ \t]*(?P<rest>\S)?"
@@ -152,7 +152,7 @@ _INLINE_SPEAKER = re.compile(
 # A chat log typed in lower case: "mirka: did u eat it". The label is a name only where
 # two or more labels each speak twice or more, one line of each in words (a configuration's
 # keys rarely repeat, and their values are seldom sentences).
-_LOWER_SPEAKER = re.compile(r"(?m)^[ \t]*(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ0-9_.]{2,19})[ \t]*:[ \t]+(?P<said>\S[^\n]*)$")
+_LOWER_SPEAKER = re.compile(r"(?m)^[ \t]*(?P<v>[a-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ0-9_.]{2,19})[ \t]*:[ \t]+(?P<said>\S[^\n]*)$")
 _CHAT_WORD = re.compile(r"(?i)\b(?:chat|chats|conversation|dialogue|dialog|messages|texts|dms?|transcript|log|thread)\b")
 _WORDS_SAID = re.compile(r"[^\W\d_]+[ \t]+[^\W\d_]+")
 _HANDLE_LINE = re.compile(r"(?m)^[ \t]*(?:" + _STAMP + r"[ \t]*)?<(?P<v>[A-Za-z][\w.\-]{1,24})>[ \t]+\S")
@@ -276,7 +276,7 @@ def _may_be_name(word: str) -> bool:
     return not (is_known_place(word) or is_listed_company(word))
 
 
-_CAPITALISED_BEFORE = re.compile(r"(?<![\w'’\-])[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+[ \t]+$")
+_CAPITALISED_BEFORE = re.compile(r"(?<![\w'’\-])[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]+[ \t]+$")
 
 
 def _in_longer_name(before: str, word: str) -> bool:

@@ -35,7 +35,7 @@ from agent.knowledge.words import is_common_word, word_frequency
 
 # The prefix of MacLeod, McKenna, FitzGerald, O'Brien: a capital follows it.
 _SURNAME_PREFIX = r"(?:(?:Mc|Mac|Fitz|O['’])(?=[A-Z]))?"
-_UPPER_TOKEN = _SURNAME_PREFIX + r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?(?!\w)"
+_UPPER_TOKEN = _SURNAME_PREFIX + r"[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]*[a-zà-öø-ÿĀ-ſ](?:-[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]+)?(?!\w)"
 # A pronoun with a contracted verb ("I'm", "We'll", "She's"), or a negation ("Don't"): never
 # a name, whatever its capital ("Anna's" is a name's possessive, so 's counts after pronouns only).
 _CONTRACTED = re.compile(
@@ -70,7 +70,7 @@ _FORM_FIELD = re.compile(
 # One lower-case given name after the writer's relation: "my bf jasper keeps ghosting me",
 # "our neighbour ingrid" (a first name of two or more locales' lists, no everyday word).
 _LOWER_NAME_AFTER_RELATION = re.compile(
-    rf"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)[ \t]+(?:{RELATION_PATTERN})[ \t,]+(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{{2,}})(?![\w'’\-])"
+    rf"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)[ \t]+(?:{RELATION_PATTERN})[ \t,]+(?P<v>[a-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]{{2,}})(?![\w'’\-])"
 )
 
 
@@ -90,7 +90,7 @@ def _lower_given_name(word: str) -> bool:
 # ("hi priya, sorry i missed ur call"); `end`: the comma, stop or line end after the name.
 _LOWER_GREETING = re.compile(
     r"(?:^|(?<=[\n.!?:;,\"“])[ \t]*)(?:hi|hello|hey|hiya|dear|morning|thanks|thank you|cheers)[ \t]+"
-    r"(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})(?![\w'’\-])(?P<end>[ \t]*(?:[,!.:;\n]|$))?",
+    r"(?P<v>[a-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]{2,})(?![\w'’\-])(?P<end>[ \t]*(?:[,!.:;\n]|$))?",
     re.MULTILINE,
 )
 _QUOTED_NICKNAME = re.compile(
@@ -103,13 +103,13 @@ NICKNAME_BEFORE = re.compile(r"[A-Z][a-z]{1,20}[ \t]+['\"“‘][A-Z][a-z]{1,15}
 # jake" is _INTRO's (_by_introduction).
 _LOWER_SELF_INTRO = re.compile(
     r"(?:^|(?<=[\s,.;:!?]))(?:i['’]?m|i[ \t]+am|this[ \t]+is)[ \t]+"
-    r"(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})(?![\w'’\-])(?P<end>[ \t]*,[ \t]*\d{1,2}\b)?",
+    r"(?P<v>[a-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]{2,})(?![\w'’\-])(?P<end>[ \t]*,[ \t]*\d{1,2}\b)?",
     re.MULTILINE,
 )
 # A lower-case sign-off: "... till 5. - tom", "thanks, anna" at the end of a line.
 _LOWER_SIGN_OFF = re.compile(
     r"(?:(?:(?<=[\s.!?,;:])|^)[-–—~][ \t]?|(?:thanks|thank you|cheers|love|regards|best)[ \t]*,?[ \t]*\n?[ \t]*)"
-    r"(?P<v>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})(?P<end>[ \t]*[.!]?[ \t]*(?:['\"”’)]|$))",
+    r"(?P<v>[a-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]{2,})(?P<end>[ \t]*[.!]?[ \t]*(?:['\"”’)]|$))",
     re.MULTILINE,
 )
 # A message signed with a dash at its end: "... from March. -Kwabena'", "see you then
@@ -126,7 +126,7 @@ _ROLE_TITLE = re.compile(
 )
 # Two capitalised words on one line, every pair tried (see _FIRST_THEN_SURNAME).
 _CAPITALISED_PAIR = re.compile(
-    r"(?<![\w'’\-])(?=(?P<first>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})[ \t]+(?P<last>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})(?![\w\-]))"
+    r"(?<![\w'’\-])(?=(?P<first>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{2,})[ \t]+(?P<last>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{2,})(?![\w\-]))"
 )
 # A first name the lists lack ("Priyanka", "Oluwaseun") is still a word no dictionary
 # has and that is written rarely: under this Zipf frequency (most brands and places that
@@ -151,7 +151,7 @@ _PERSON_VERB_AFTER = re.compile(
 # One name-shaped word greeted or thanked and followed by a comma or a stop ("Thanks Olumide,").
 _GREETED_WORD = re.compile(
     r"(?:^|(?<=[\n.!?])[ \t]*)(?:Hi|Hello|Hey|Thanks|Thank you|Cheers)[ \t]+"
-    r"(?P<v>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})(?=[ \t]*(?:[,!.:;\n]|$))"
+    r"(?P<v>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{2,})(?=[ \t]*(?:[,!.:;\n]|$))"
 )
 # Whom someone marries or dates: "his wedding to Aisling", "engaged to Rhys". Only a person
 # is (NER reads an unknown name there as a place: "engaged to Eilidh").
@@ -180,7 +180,7 @@ _LINE_NAME = re.compile(
     rf"(?m)^[ \t>*\-]*(?P<v>{_UPPER_TOKEN}(?:[ \t]+[A-Z]\.?)?(?:[ \t]+{_UPPER_TOKEN}){{1,2}})[ \t]*,?$"
 )
 # The same in lower case ("ulrike hansen" heading a lower-cased address block).
-_LOWER_LINE_NAME = re.compile(r"(?m)^[ \t>*\-]*(?P<v>[a-zà-öø-ÿ]{2,}(?:[ \t]+[a-z]\.?)?(?:[ \t]+[a-zà-öø-ÿ'’\-]{2,}){1,2})[ \t]*,?$")
+_LOWER_LINE_NAME = re.compile(r"(?m)^[ \t>*\-]*(?P<v>[a-zà-öø-ÿĀ-ſ]{2,}(?:[ \t]+[a-z]\.?)?(?:[ \t]+[a-zà-öø-ÿĀ-ſ'’\-]{2,}){1,2})[ \t]*,?$")
 _LIST = re.compile(
     rf"(?<![\w'’-])(?P<items>{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?(?:\s*(?:,|;|\band\b|\bor\b|&|,\s*(?:and|or)\b)\s*{_UPPER_TOKEN}(?:\s{_UPPER_TOKEN})?){{1,}})"
 )
@@ -190,8 +190,8 @@ _LOWER_LIST = re.compile(r"\b[a-zà-ÿ]{3,}(?:\s*(?:,|\band\b|\bor\b|&)\s*[a-zà
 # Both in a look-ahead, so that every pair of words is tried ("Dear Irene Walcott": the
 # failed pair "Dear Irene" must not swallow the name).
 _FIRST_THEN_SURNAME = re.compile(
-    r"(?<![\w'’\-])(?=(?P<first>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})(?P<gap>[ \t]+|[ \t]*\n[ \t]*)"
-    rf"(?P<last>{_SURNAME_PREFIX}[A-ZÀ-ÖØ-Þa-zà-öø-ÿ][a-zà-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’]+)*)(?![\w\-]))"
+    r"(?<![\w'’\-])(?=(?P<first>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{2,})(?P<gap>[ \t]+|[ \t]*\n[ \t]*)"
+    rf"(?P<last>{_SURNAME_PREFIX}[A-ZÀ-ÖØ-ÞĀ-ſa-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’]+(?:-[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ'’]+)*)(?![\w\-]))"
 )
 # A middle initial may stand between ("ELENA V MARKOVIC", "JOHN Q. PUBLIC" on a card or a form).
 _CAPITALS_PAIR = re.compile(
@@ -203,7 +203,7 @@ _CAPITALS_PAIR = re.compile(
 # name (punctuation, "and", an apposition "a ..."), not by more of a sentence.
 _INTRO = re.compile(
     r"(?<![\w'’])(?=[MmIiCcYyUu])(?P<cue>[Mm]y name is|[Mm]y name'?s|[Ii] am called|[Ii]'?m called|[Cc]all me|[Ii] am|[Ii]'?m|[Yy]ou are|[Uu] are)"
-    r"[ \t]+(?P<v>[A-Za-zà-öø-ÿ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ])(?![\w'’\-])"
+    r"[ \t]+(?P<v>[A-Za-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]*[a-zà-öø-ÿĀ-ſ])(?![\w'’\-])"
 )
 _AFTER_INTRODUCED = re.compile(r"[ \t]*(?:$|[,.;:!?)]|\n|(?:and|a|an)\b)")
 _NAMING_CUES = frozenset({"my name is", "my names", "my name's", "i am called", "im called", "i'm called", "call me"})
@@ -218,16 +218,16 @@ _PEOPLE_LIST_CUE = re.compile(
 # or named after a sign-off on the same line ("Kind regards, Ilse"): one capitalised word.
 # (Found from the rare request tail, a literal comma first, then the word before it.)
 _VOCATIVE_TAIL = re.compile(r",[ \t]+(?:can|could|would|will|do|did|have|are)[ \t]+(?:I|you|we)\b")
-_VOCATIVE_WORD = re.compile(r"(?:^|[.!?\n])[ \t]*(?P<v>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})$")
+_VOCATIVE_WORD = re.compile(r"(?:^|[.!?\n])[ \t]*(?P<v>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{2,})$")
 _SIGN_OFF_SAME_LINE = re.compile(
-    r"\b(?:[Bb]est|[Kk]ind|[Ww]arm|[Ww]armest)[ \t]+[Rr]egards,[ \t]*(?P<v>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})\b"
+    r"\b(?:[Bb]est|[Kk]ind|[Ww]arm|[Ww]armest)[ \t]+[Rr]egards,[ \t]*(?P<v>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{2,})\b"
 )
 # Letters of scripts other than Latin, and CJK punctuation: in Chinese, Japanese or Korean
 # text a Latin name touches them with no space ("转发给Ingrid，", "Solberg는"), and NER, which reads
 # the run as one token, misses it.
 _NON_LATIN = "\u0370-\u03ff\u0400-\u04ff\u0590-\u06ff\u0900-\u0dff\u0e00-\u0eff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
 _LATIN_RUN_IN_OTHER_SCRIPT = re.compile(
-    rf"(?:(?<=[{_NON_LATIN}])|(?<![\w'’\-]))(?P<v>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+(?:[ \t]+[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+){{0,2}})(?![A-Za-zÀ-ÖØ-öø-ÿ0-9_'’\-])"
+    rf"(?:(?<=[{_NON_LATIN}])|(?<![\w'’\-]))(?P<v>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]+(?:[ \t]+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]+){{0,2}})(?![A-Za-zÀ-ÖØ-öø-ÿ0-9_'’\-])"
 )
 _HAS_NON_LATIN = re.compile(rf"[{_NON_LATIN}]")
 # Family-relation puzzles name people by single capital letters ("K is the aunt of R. How is
@@ -265,8 +265,8 @@ def kinship_letters(text: str) -> frozenset[str]:
 
 # Rosters and sign-up sheets write the surname in capitals next to the given name
 # ("NOVAK Ilse", "Ilse NOVAK"). The capitals word has 3+ letters; the given name is one word.
-_CAPS_SURNAME = r"[A-ZÀ-ÖØ-Þ]{2,}[A-ZÀ-ÖØ-Þ'’](?:-[A-ZÀ-ÖØ-Þ]{2,})?"
-_GIVEN = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)?"
+_CAPS_SURNAME = r"[A-ZÀ-ÖØ-ÞĀ-ſ]{2,}[A-ZÀ-ÖØ-ÞĀ-ſ'’](?:-[A-ZÀ-ÖØ-ÞĀ-ſ]{2,})?"
+_GIVEN = r"[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]+(?:-[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]+)?"
 _ROSTER_PAIR = re.compile(
     rf"(?<![\w'’\-])(?:(?P<caps1>{_CAPS_SURNAME})[ \t]+(?P<given1>{_GIVEN})|(?P<given2>{_GIVEN})[ \t]+(?P<caps2>{_CAPS_SURNAME}))(?![\w'’\-])"
 )
@@ -274,8 +274,8 @@ _HAS_CAPS_RUN = re.compile(r"[A-Z]{3}")
 # Two lower-case words joined by "and"/"&" ("a story about tomas and brad").
 # (Found from the joining word, then the words either side of it.)
 _AND = re.compile(r"[ \t]+(?:and|&)[ \t]+")
-_LOWER_WORD_BEFORE = re.compile(r"(?<![\w'’\-])[a-zà-öø-ÿ]{3,}$")
-_LOWER_WORD_AFTER = re.compile(r"[a-zà-öø-ÿ]{3,}(?![\w'’\-])")
+_LOWER_WORD_BEFORE = re.compile(r"(?<![\w'’\-])[a-zà-öø-ÿĀ-ſ]{3,}$")
+_LOWER_WORD_AFTER = re.compile(r"[a-zà-öø-ÿĀ-ſ]{3,}(?![\w'’\-])")
 # A person's name as the value of a data field: JSON ("name": "ines okafor") or YAML
 # (author: Ines Okafor). The generic "name" names products and files too; the others
 # name people.
@@ -326,13 +326,13 @@ def _in_person_record(text: str, position: int) -> bool:
     return any(_PERSON_RECORD_KEYS.fullmatch(k.strip()) for k in keys if k.strip().casefold() != "name")
 
 
-_NAME_VALUE = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’\-]+(?:[ \t]+[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’\-]+){0,2}")
+_NAME_VALUE = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿĀ-ſ'’\-]+(?:[ \t]+[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿĀ-ſ'’\-]+){0,2}")
 _STOP = re.compile(r"(?i)and|or|but|the|a|an|of|to|in|on|at|for|from|with|by|is|was|will|has|had|can|said|says")
 
 
 # A lower-case "first last" with a relation before or after it: "my coworker will ortega",
 # "to will ortega, my coworker" (agent/knowledge/person_words.py RELATIONS).
-_LOWER_PAIR = r"(?P<first>[a-zà-öø-ÿ]{3,})[ \t]+(?P<last>[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{2,})"
+_LOWER_PAIR = r"(?P<first>[a-zà-öø-ÿĀ-ſ]{3,})[ \t]+(?P<last>[a-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]{2,})"
 _LOWER_RELATION = (
     re.compile(rf"(?<![\w'’-])(?:my|our|his|her|their)[ \t]+(?:{RELATION_PATTERN}),?[ \t]+{_LOWER_PAIR}(?![\w'’-])"),
     re.compile(rf"(?<![\w'’-]){_LOWER_PAIR},?[ \t]+(?:my|our|his|her|their)[ \t]+(?:{RELATION_PATTERN})\b"),
@@ -343,7 +343,7 @@ _LOWER_RELATION_HINT = re.compile(rf"\b(?:my|our|his|her|their)[ \t]+(?:{RELATIO
 
 # "the Kowalczyks": a family named by its surname.
 FAMILY_BEFORE = re.compile(r"\b[Tt]he[ \t]+$")
-_FAMILY = re.compile(r"\b[Tt]he[ \t]+(?P<v>[A-Z][a-zà-öø-ÿ'’]+s)\b(?!['’]\w)")
+_FAMILY = re.compile(r"\b[Tt]he[ \t]+(?P<v>[A-Z][a-zà-öø-ÿĀ-ſ'’]+s)\b(?!['’]\w)")
 
 
 _FAMOUS_PLURAL = 3.0  # Zipf: a plural written this often names a band, a show or a team
@@ -1077,7 +1077,7 @@ class PersonNameDetector:
 
 
 
-_NEXT_WORD = re.compile(r"[ \t]+(?P<w>[A-Za-zà-öø-ÿ][a-zà-öø-ÿ'’\-]*[a-zà-öø-ÿ])(?![\w'’\-])")
+_NEXT_WORD = re.compile(r"[ \t]+(?P<w>[A-Za-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]*[a-zà-öø-ÿĀ-ſ])(?![\w'’\-])")
 
 
 def _surnames_after(text: str, position: int, names) -> list[str]:
