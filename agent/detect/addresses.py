@@ -8,7 +8,9 @@ import re
 from agent.detect.base import DetectionContext
 from agent.detect.pattern_cues import POSTCODE, POSTCODE_LABEL, STREET, announced
 from agent.entities import Label, Span
+from agent.knowledge.geonames import geo_index
 from agent.knowledge.places import STREET_TYPE_PATTERN, country_names
+from agent.knowledge.words import is_common_word
 from agent.session.conversation import fold
 
 _UNIT = r"(?:,?\s*(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|Bldg|Building|#)\.?\s*#?\s*[\w-]{1,6})"
@@ -47,7 +49,7 @@ _EU_PREFIX_STREET_LOWER = (
 # ", 00-950 Warszawa", ", 411 38 Göteborg", ", 1017 AB Amsterdam", ", D-80331 München".
 _POSTCODE_TOWN = (
     r",?[ \t]*(?:[A-Z]{1,2}-)?(?:\d{2}-\d{3}|\d{3}[ \t]\d{2}|\d{4}-\d{3}|\d{4}(?:[ \t]?[A-Z]{2}(?![\w]))?|\d{5})"
-    r"[ \t]+[A-ZÀ-Þ][\w'’\-]*(?:[ \t\-]+[A-ZÀ-Þ][\w'’\-]*){0,2}"
+    r"[ \t]+[A-ZÀ-ÞĀ-ſ][\w'’\-]*(?:(?:[ \t\-]+|/)[A-ZÀ-ÞĀ-ſ][\w'’\-]*){0,2}"
 )
 
 
@@ -71,6 +73,16 @@ def _a_place_after_a_preposition(text: str, start: int, value: str) -> bool:
     return (_PLACE_PREPOSITION_BEFORE.search(text, max(0, start - 12), start) is not None
             and not any(w.strip(",.") in _PHRASE_WORDS for w in words))
 
+
+
+def _names_a_town(postcode_line: str) -> bool:
+    """The words after a postcode are a town: one GeoNames knows, or words English does not
+    write ("811 05 Bratislava", "00-001 Warszawa"; not "Room 12, 2024 Annual Review")."""
+    town = re.split(r"\d", postcode_line)[-1].strip(" -")
+    words = town.replace("/", " ").split()
+    if not words:
+        return False
+    return geo_index().lookup(words[0]) is not None or not is_common_word(words[0].casefold())
 
 
 class AddressDetector:
@@ -99,6 +111,21 @@ class AddressDetector:
         rf"(?P<before>\b\d{{1,5}}(?:[ \t]?(?:bis|ter))?,?[ \t]+)?\b{_EU_PREFIX_STREET_LOWER}(?P<after>,?[ \t]+\d{{1,5}}[a-zA-Z]?\b)?"
     )
     _postcode_town = re.compile(_POSTCODE_TOWN + r"(?![\w'’])")
+    # Streets most of continental Europe writes with no street word, with their number,
+    # before a postcode line: "Šancová 45, 811 05 Bratislava", "ul. Żeromskiego 12/4, 00-001
+    # Warszawa", "Gedimino pr. 9, LT-01103 Vilnius" (without the postcode after it, a word
+    # and a number are as often anything else: checked in detect()).
+    _street_before_postcode = re.compile(
+        r"(?:\b(?:ul|al|os|pl)\.[ \t]*)?(?<![\w.])[A-ZÀ-ÞĀ-ſ][^\W\d_]+(?:[ \t]+[^\W\d_]+\.?){0,2}[ \t]+"
+        r"\d{1,5}[a-zA-Z]?(?:[ \t]*/[ \t]*\d{1,4})?(?=,)"
+    )
+    # Turkish: a street or quarter and its kind, then "No: 15" and the flat ("Daire 3"):
+    # "Atatürk Cad. No: 15 Daire 3", "Gül Sok. No:7 D:2".
+    _turkish_street = re.compile(
+        r"\b[A-ZÀ-ÞĀ-ſ][\w'’\-]*(?:[ \t]+[A-ZÀ-ÞĀ-ſ0-9][\w'’\-]*){0,2}[ \t]+"
+        r"(?:Caddesi|Cad|Cd|Sokağı|Sokak|Sok|Sk|Mahallesi|Mah|Bulvarı|Bulv)\.?,?[ \t]*"
+        r"No[:.]?[ \t]*\d{1,5}[A-Za-z]?(?:[ \t,/]*(?:Daire|D|Kat|K)[:.]?[ \t]*\d{1,4})*"
+    )
     # "14 Kossuth Lajos 7", "310 Rua Augusta 22": a house number, a name, a number, on one
     # line. Letters of any script ("Łąkowa", "Οδός"); the capital is checked in detect().
     _number_name_number = re.compile(
@@ -176,6 +203,12 @@ class AddressDetector:
                 if unit_before:
                     start = unit_before.start()  # "Apt. 117 5720 Long Road 12": the unit is part of it
                 spans.append(Span(start, match.start() + len(value), Label.ADDRESS, text[start:match.start() + len(value)], found_score, self.name))
+        for match in self._street_before_postcode.finditer(text):
+            line = self._postcode_town.match(text, match.end())
+            if line and _names_a_town(line.group()):
+                spans.append(Span(match.start(), match.end(), Label.ADDRESS, match.group(), 0.8, self.name))
+        for match in self._turkish_street.finditer(text) if "No" in text else ():
+            spans.append(Span(match.start(), match.end(), Label.ADDRESS, match.group(), 0.85, self.name))
         for pattern in (self._military, self._corner, self._korean_road):
             if pattern is self._korean_road and _HANGUL.search(text) is None:
                 continue

@@ -217,6 +217,7 @@ STREET_PREFIX_LOCALES = {
     "rua": "pt_PT", "travessa": "pt_PT", "avenida": "es_ES", "calle": "es_ES", "paseo": "es_ES", "plaza": "es_ES",
     "carrer": "es_ES", "via": "it_IT", "viale": "it_IT", "piazza": "it_IT", "corso": "it_IT", "largo": "it_IT",
     "vicolo": "it_IT", "rue": "fr_FR", "chemin": "fr_FR", "allée": "fr_FR", "impasse": "fr_FR",
+    "ul.": "pl_PL", "ulica": "pl_PL", "al.": "pl_PL", "aleja": "pl_PL", "os.": "pl_PL", "osiedle": "pl_PL",
 }
 STREET_SUFFIX_LOCALES = {
     "straße": "de_DE", "strasse": "de_DE", "weg": "de_DE", "gasse": "de_DE", "platz": "de_DE", "allee": "de_DE",

@@ -17,7 +17,9 @@ from agent.detect.table import label_row, row_of
 from agent.detect.validators import digits_of
 from agent.engine.local_tasks import SurrogateProposer
 from agent.entities import Action, Label, Span
+from agent.knowledge.geonames import geo_index
 from agent.knowledge.hosts import registrable_domain
+from agent.knowledge.names import lexicon
 from agent.knowledge.places import (
     STREET_CONNECTORS,
     STREET_PREFIX_LOCALES,
@@ -226,6 +228,8 @@ class Substituter:
                 return match_case(token, rng.choice(words))
             if street_types.match(token) or len(token) <= 2 or token.isupper():
                 return token
+            if re.fullmatch(r"[^\W\d_]{1,4}[.:]", token) or token.lower() in _UNIT_WORDS_ABROAD:
+                return token  # "pr.", "Cad.", "No:", "Daire": the street's kind or a label, no name
             folded = token.lower()  # not casefold: "ß" must keep its length
             if folded in STREET_PREFIX_LOCALES or folded in STREET_CONNECTORS:
                 return token  # "Rua", "dos": the street's kind and its connecting words
@@ -236,7 +240,8 @@ class Substituter:
 
         def swap_town(words_run: str) -> str:
             if any(ch.isdigit() for ch in words_run):
-                return same_shape(rng, words_run)
+                prefixed = re.fullmatch(r"([A-Z]{1,2}-)(.+)", words_run)  # "LT-01103": the country stays
+                return prefixed.group(1) + same_shape(rng, prefixed.group(2)) if prefixed else same_shape(rng, words_run)
             code = re.fullmatch(r"(.+?)([ \t]+)([A-Z]{2})", words_run)
             if code and place_kind(code.group(3))[0] in ("state", "country", "region"):
                 # "Hoboken NJ": the town changes, its state's code stays (as "Hoboken, NJ" does)
@@ -259,7 +264,8 @@ class Substituter:
 
         street = re.sub(r"[^\s,]+", swap_street, real[:cut])
         town = re.sub(
-            r"\S*\d\S*|[A-ZÀ-Þ][^\s\d,]*(?:[ \t]+(?![A-Za-z]*\d)[A-ZÀ-Þa-zà-ÿ][^\s\d,]*)*", lambda m: swap_town(m.group()), real[cut:]
+            r"\S*\d\S*|[A-ZÀ-ÞĀ-ſ][^\s\d,/]*(?:[ \t]+(?![A-Za-z]*\d)[A-ZÀ-Þa-zà-ÿĀ-ſ][^\s\d,/]*)*",
+            lambda m: swap_town(m.group()), real[cut:]
         )
         return street + town
 
@@ -304,17 +310,36 @@ def _remember_town(conversation: Conversation | None, real: str, stand_in: str) 
         pass
 
 
+# Words of a flat or floor in other languages' addresses, kept as written (Turkish "Daire",
+# "Kat"; Polish "lok.", "m." are abbreviations and stay anyway).
+_UNIT_WORDS_ABROAD = frozenset({"daire", "kat", "no", "mieszkanie", "byt", "stan", "wohnung", "etage", "piso", "puerta"})
+
+
 def _street_locale(address: str) -> str:
     """The locale whose surnames make stand-in street names for this address: that of its
-    street word ("Rua", "-straße"), else American."""
-    for token in re.findall(r"[^\W\d_]+", address):
+    street word ("Rua", "-straße", "ul."), else that of the country of a town GeoNames knows
+    in it ("Šancová 45, 811 05 Bratislava": Slovak), else American."""
+    for token in re.findall(r"[^\W\d_]+\.?", address):
         folded = token.lower()
-        if folded in STREET_PREFIX_LOCALES:
-            return STREET_PREFIX_LOCALES[folded]
+        if folded in STREET_PREFIX_LOCALES or folded.rstrip(".") in STREET_PREFIX_LOCALES:
+            return STREET_PREFIX_LOCALES.get(folded) or STREET_PREFIX_LOCALES[folded.rstrip(".")]
+        folded = folded.rstrip(".")
         for suffix, locale in STREET_SUFFIX_LOCALES.items():
             if folded.endswith(suffix) and len(folded) > len(suffix) + 2:
                 return locale
+    for word in re.findall(r"[A-ZÀ-ÞĀ-ſ][^\W\d_]{2,}", address):
+        place = geo_index().lookup(word)
+        if place is not None and place.kind == "city":
+            locale = _latin_locale_of(place.country)
+            if locale:
+                return locale
     return "en_US"
+
+
+def _latin_locale_of(country: str) -> str | None:
+    """A name locale of the country whose names are written in Latin letters ("TR" -> tr_TR)."""
+    names = lexicon()
+    return next((loc for loc in sorted(names.pools) if loc.endswith("_" + country) and names.scripts.get(loc) == "LATIN"), None)
 
 
 def _take_in_domains(mapping: dict[str, str], entries: Sequence[MapEntry]) -> None:
