@@ -43,3 +43,4 @@ def test_a_handle_longer_than_any_word_gets_a_stand_in_of_words_not_a_letter(pri
     assert len(stand_in) >= 8 and stand_in.isalpha(), stand_in
     echoed = result.sanitized.replace(stand_in, stand_in.upper())
     assert privacy_engine.restore(echoed, conversation).text == text.replace(handle, handle.upper())
+

@@ -17,19 +17,23 @@ from types import ModuleType
 from stdnum import iban, luhn
 from stdnum.au import tfn as au_tfn
 from stdnum.be import nn as be_nn
+from stdnum.bg import egn as bg_egn
 from stdnum.br import cpf as br_cpf
 from stdnum.ca import sin as ca_sin
 from stdnum.ch import ssn as ch_ssn
 from stdnum.cn import ric as cn_ric
+from stdnum.cz import rc as cz_rc
 from stdnum.de import idnr as de_idnr
 from stdnum.de import vat as de_vat
 from stdnum.dk import cpr as dk_cpr
+from stdnum.ee import ik as ee_ik
 from stdnum.es import dni as es_dni
 from stdnum.es import nie as es_nie
 from stdnum.fi import hetu as fi_hetu
 from stdnum.fr import nir as fr_nir
 from stdnum.gb import nhs as gb_nhs
 from stdnum.gb import utr as gb_utr
+from stdnum.hr import oib as hr_oib
 from stdnum.ie import pps as ie_pps
 from stdnum.il import idnr as il_idnr
 from stdnum.in_ import aadhaar as in_aadhaar
@@ -38,11 +42,13 @@ from stdnum.it import codicefiscale as it_cf
 from stdnum.it import iva as it_iva
 from stdnum.jp import in_ as jp_in
 from stdnum.kr import rrn as kr_rrn
+from stdnum.lt import asmens as lt_asmens
 from stdnum.mx import curp as mx_curp
 from stdnum.nl import bsn as nl_bsn
 from stdnum.no import fodselsnummer as no_fnr
 from stdnum.pl import pesel as pl_pesel
 from stdnum.pt import nif as pt_nif
+from stdnum.ro import cnp as ro_cnp
 from stdnum.se import personnummer as se_pnr
 from stdnum.tr import tckimlik as tr_tckn
 from stdnum.us import ein as us_ein
@@ -339,6 +345,43 @@ ID_TYPES: tuple[EntityType, ...] = (
         ("tc kimlik", "t.c. kimlik", "tc kimlik no", "kimlik no", "kimlik numarası", "kimlik numarasi", "tckn",
          "TC", "T.C.", "turkish id"),
         _std(tr_tckn), ("[1-9]########CC",), languages=("tr",), examples=("17291716060",),
+    ),
+    identifier(
+        "CZ_SK_BIRTH_NUMBER", "Czech or Slovak birth number (rodné číslo)", "CZ",
+        (P(r"\d{6}/\d{3,4}", 0.6), P(r"\d{10}", 0.0)),
+        ("rodné číslo", "rodne cislo", "rodného čísla", "rodneho cisla", "rodným číslem", "birth number", "RČ"),
+        _std(cz_rc), ("{YYMMDD}###C",), languages=("cs", "sk"), examples=("7103192745",),
+    ),
+    identifier(
+        "LT_PERSONAL_CODE", "Lithuanian personal code (asmens kodas)", "LT",
+        (P(r"[3-6]\d{10}", 0.55),),
+        ("asmens kodas", "asmens kodą", "asmens kodo", "a. k.", "a.k.", "personal code"),
+        # a valid date and check digit: eleven digits that pass are one, cue or not (as PESEL)
+        _std(lt_asmens), ("[34]{YYMMDD}###C",), languages=("lt",), examples=("38703181745",),
+    ),
+    identifier(
+        "EE_PERSONAL_CODE", "Estonian personal identification code (isikukood)", "EE",
+        (P(r"[3-6]\d{10}", 0.55),),
+        ("isikukood", "isikukoodi", "personal code", "personal identification code"),
+        _std(ee_ik), ("[34]{YYMMDD}###C",), languages=("et",), examples=("37605030299",),
+    ),
+    identifier(
+        "RO_CNP", "Romanian personal numeric code (CNP)", "RO",
+        (P(r"[1-8]\d{12}", 0.55),),
+        ("cnp", "CNP", "cod numeric personal", "codul numeric personal"),
+        _std(ro_cnp), ("[12]{YYMMDD}[0-3][1-9]###C",), languages=("ro",), examples=("1630615123457",),
+    ),
+    identifier(
+        "BG_EGN", "Bulgarian uniform civil number (EGN)", "BG",
+        (P(r"\d{10}", 0.0),),
+        ("ЕГН", "егн", "EGN", "egn", "единен граждански номер", "uniform civil number"),
+        _std(bg_egn), ("{YYMMDD}###C",), languages=("bg",), examples=("7523169263",),
+    ),
+    identifier(
+        "HR_OIB", "Croatian personal identification number (OIB)", "HR",
+        (P(r"\d{11}", 0.0),),
+        ("OIB", "oib", "osobni identifikacijski broj"),
+        _std(hr_oib), ("[1-9]#########C",), languages=("hr",), examples=("94577403194",),
     ),
     # -- Western Europe ----------------------------------------------------------------
     identifier(
