@@ -247,6 +247,8 @@ _SIGNATURE_ABOVE = re.compile(
 # A name written this often is a famous institution ("Mayo Clinic", "Oxford"): the
 # judge weighs it, not the relation rule above.
 _FAMOUS_ZIPF = 3.0
+# The words of a list of dates after one cue ("born in 1929 and 1923, respectively").
+_DATE_LIST_WORDS = frozenset({"in", "on", "and", "or", "of", "the", "respectively", "st", "nd", "rd", "th"})
 _COMMON_ACRONYM = re.compile(r"[A-Z]{2,5}")
 # Who owns a note in code ("TODO(<name>):", "@author <name>"): a developer, never a
 # character of whatever work the file's comments mention.
@@ -830,9 +832,15 @@ class RelevanceRules:
 
     def _date(self, span: Span, before: str) -> Verdict:
         value = span.text
-        if re.search(r"(?i)\b(born|birth|dob|birthday)\b", before[-40:]):
-            return Verdict(False, 0.95, "date of birth")
         month = re.search(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", value)
+        cues = list(re.finditer(r"(?i)\b(born|birth|dob|birthday)\b", before[-40:]))
+        # The cue's own dates ("born in 1929 and 1923"), not a later one: "(DOB 2016-04-09) has a
+        # fever since Sunday" - a number and other words between them, or a date with neither
+        # digits nor a month, is no birth date.
+        gap = before[-40:][cues[-1].end():] if cues else ""
+        another_clause = re.search(r"\d", gap) and set(re.findall(r"[a-z]+", gap.lower())) - _DATE_LIST_WORDS
+        if cues and (month or re.search(r"\d", value)) and not another_clause:
+            return Verdict(False, 0.95, "date of birth")
         day = re.search(r"\b\d{1,2}(?:st|nd|rd|th)?\b", re.sub(r"\b\d{4}\b", "", value))
         numeric = re.search(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}", value) is not None
         if (month and day) or numeric:

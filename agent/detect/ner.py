@@ -14,6 +14,7 @@ from agent.detect.particle_surnames import widen_over_particles
 from agent.detect.person_names import kinship_letters
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
+from agent.knowledge.currencies import currency_of_an_amount
 from agent.knowledge.frequency import zipf
 from agent.knowledge.hosts import is_service_label
 from agent.knowledge.language_names import is_language_name
@@ -190,6 +191,8 @@ def _set_aside(r: NerReading, puzzle_letters: frozenset[str], detector: str) -> 
         return []  # "our PM", "her TA": a role's abbreviation, not a country's code
     if label in (Label.LOCATION, Label.ORG) and value.isupper() and len(value) <= 4 and _NUMBER_AFTER.match(text, end):
         return []  # "PCN AB12345678", "NHS 485 777 3456": the kind of a number, no place (stand-in "PITCAIRN")
+    if label is not Label.DATE and currency_of_an_amount(text, start, end):
+        return []  # "NOK 12,400", "300 CHF": a currency (ISO 4217), no firm (stand-in "HPG")
     if label in (Label.PERSON, Label.ORG) and value.islower() and "-" in value and is_service_label(value):
         return []  # "the deploy to prod-eu": an environment's name, nobody's
     if label is not Label.DATE and _FIELD_COLON.match(text, end) and is_field_label(value):

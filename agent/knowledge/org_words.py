@@ -101,6 +101,10 @@ INDUSTRY_WORDS = frozenset(
         "Motel", "Hostel", "Events", "Productions", "Publishing", "Bookshop", "Bookstore", "Gallery", "Lumber",
         "Manufacturing", "Industries", "Imports", "Exports", "Trading", "Traders", "Associates",
         "School", "Schools", "Games", "Pictures", "Films", "Factory",
+        # surgeries and practices, trades named by who does them
+        "Surgery", "Practice", "Vets", "Opticians", "Chemist", "Chemists", "Osteopathy", "Paediatrics",
+        "Ceramics", "Pottery", "Upholstery", "Tailoring", "Bakers", "Printers", "Stationers", "Haulage",
+        "Nurseries", "Surveyors", "Architects", "Plumbers", "Electricians", "Decorators", "Shipping",
     )
 )
 # Words that say a name is an organisation's: its kind ("University", "Clinic") or its trade.
