@@ -517,3 +517,25 @@ def test_a_tie_between_given_name_and_surname_origins_goes_to_the_surname(privac
     result, _ = sanitize(privacy_engine, text, seed, replace=[real])
     fake = sent_for(result, real, Label.PERSON)
     assert fake.split()[-1] in pool(locale, "last") | pool(locale, "last_male") | pool(locale, "last_female"), fake
+
+
+@prop
+@given(seed=seeds)
+def test_a_double_barrelled_surname_no_list_has_whole_takes_its_halves_origin(privacy_engine, seed):
+    """"Eze-Okafor": both halves Nigerian in the lists, the whole in none (an American
+    stand-in before)."""
+    text = "Name: Chidinma Eze-Okafor | Lagos, Nigeria | looking for roles in logistics"
+    result, _ = sanitize(privacy_engine, text, seed, replace=["Chidinma Eze-Okafor"])
+    fake = sent_for(result, "Chidinma Eze-Okafor", Label.PERSON)
+    halves = fake.split()[-1].split("-")
+    nigerian = pool("ig_NG", "last") | pool("en_NG", "last") | pool("yo_NG", "last") | pool("ha_NG", "last")
+    assert any(h in nigerian for h in halves), fake
+
+
+def test_a_short_listed_name_in_a_profile_link_changes(privacy_engine):
+    from agent.session.conversation import Conversation
+
+    text = "My LinkedIn: linkedin.com/in/chidinma-eze (please add it to the CV header)"
+    result = privacy_engine.sanitize(text, Conversation("slug"))
+    link = next(e.sent for e in result.entities if e.real.startswith("linkedin.com"))
+    assert "eze" not in link and "chidinma" not in link, link

@@ -99,3 +99,16 @@ def test_shouted_words_are_no_roster(privacy_engine):
 )
 def test_names_with_letters_of_central_european_and_turkish_alphabets_are_found(privacy_engine, text, name):
     assert name in persons(privacy_engine, text), persons(privacy_engine, text)
+
+
+def test_initials_before_surnames_in_minutes_are_people(privacy_engine):
+    text = "Minutes: Attendees - A. Okonjo (chair), B. Fairclough, Dr. H. Lindqvist-Barros. Apologies: K. Mbeki."
+    found = persons(privacy_engine, text)
+    assert {"A. Okonjo", "B. Fairclough", "K. Mbeki"} <= found, found
+
+
+@pytest.mark.parametrize("text", ["See Part B. Section 3 first.", "We chose Plan A. Then we waited.",
+                                  "Take vitamin C. Results came back fine.",
+                                  "They sum up developments in U.S. Tech policy every month."])
+def test_a_letter_between_everyday_words_is_no_person(privacy_engine, text):
+    assert not persons(privacy_engine, text), persons(privacy_engine, text)

@@ -11,7 +11,7 @@ from agent.detect.cyrillic_names import not_a_name as cyrillic_not_a_name
 from agent.detect.ner_labels import PERSON_SCORE, NerReading, relabel
 from agent.detect.nlp import LazyAnalysis, SpacyPipeline
 from agent.detect.particle_surnames import widen_over_particles
-from agent.detect.person_names import kinship_letters
+from agent.detect.person_names import initial_and_everyday_word, kinship_letters
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.currencies import currency_of_an_amount
@@ -235,6 +235,8 @@ def _checked(r: NerReading, names, lower_words: _LowerWords, detector: str) -> S
     score = _BASE_SCORE[label]
     if label is Label.PERSON and any(ch.isdigit() for ch in value):
         return None  # "Leeds LS6 2QT": people's names have no digits
+    if label is Label.PERSON and initial_and_everyday_word(value):
+        return None  # "vitamin C. Results": a letter ends a sentence, an everyday word opens the next
     if label is Label.PERSON:
         first = ent[0]
         if len(ent) == 1 and first.pos_ in ("VERB", "AUX", "ADV", "ADJ", "PRON") and not _name_in_a_pair(ent, names):

@@ -29,7 +29,7 @@ from agent.knowledge.person_words import (
     ROLE_NOUNS,
     TITLE_PATTERN,
 )
-from agent.knowledge.places import PLACE_PREPOSITIONS, is_known_place, is_sizeable_town
+from agent.knowledge.places import PLACE_PREPOSITIONS, is_known_place, is_sizeable_town, place_kind
 from agent.knowledge.public_entities import is_known_organisation
 from agent.knowledge.words import is_common_word, word_frequency
 
@@ -98,6 +98,10 @@ _QUOTED_NICKNAME = re.compile(
 )
 # What stands before the surname of "Reginald 'Reg' Thornton": the surname's stand-in is a surname.
 NICKNAME_BEFORE = re.compile(r"[A-Z][a-z]{1,20}[ \t]+['\"“‘][A-Z][a-z]{1,15}['\"”’][ \t]+$")
+# "A. Okonjo", "J. R. Tolkien-Vance": one or two initials, then a surname.
+_INITIAL_SURNAME = re.compile(
+    rf"(?<![\w.])[A-Z]\.[ \t]?(?:[A-Z]\.[ \t]?)?(?P<last>{_SURNAME_PREFIX}[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ'’]+(?:-[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ'’]+)?)(?![\w'’\-])"
+)
 # A lower-case self-introduction with an age: "im jake, 27, nurse in glasgow". `end`: the age,
 # which an everyday word needs ("frank" and "grace" are words after "i'm" too); "my name is
 # jake" is _INTRO's (_by_introduction).
@@ -857,12 +861,28 @@ class PersonNameDetector:
 
     @staticmethod
     def _by_initial(text: str) -> list[Span]:
-        """"Oskar T Lindqvist", "Maren B. Holt": a middle initial marks a person's name."""
-        return [
+        """"Oskar T Lindqvist", "Maren B. Holt": a middle initial marks a person's name. So does
+        a first initial before a surname, as minutes and reference lists write people ("A.
+        Okonjo (chair), B. Fairclough"): a listed surname, or a word no dictionary has."""
+        names = lexicon()
+        spans = [
             Span(m.start(), m.end(), Label.PERSON, m.group(), 0.75, "person_names")
             for m in re.finditer(rf"\b{_UPPER_TOKEN}\s+[A-Z]\.?\s+{_UPPER_TOKEN}\b", text)
-            if m.group().split()[0] not in NOT_NAMES
+            if m.group().split()[0] not in NOT_NAMES and not _everyday_around_a_letter(m.group().split(), names)
         ]
+        if "." not in text:
+            return spans
+        for m in _INITIAL_SURNAME.finditer(text):
+            surname = m.group("last")
+            listed = any(names.is_last_name(part) for part in surname.split("-"))
+            if surname in NOT_NAMES or surname in CALENDAR_WORDS or is_known_place(surname) or _known_organisation(surname):
+                continue
+            letters = "".join(ch for ch in text[m.start():m.start("last")] if ch.isalpha())
+            if len(letters) == 2 and place_kind(letters)[0] in ("country", "state"):
+                continue  # "U.S. Tech policy", "D.C. Metro": a country's or a state's initials
+            if listed or not (is_common_word(surname.casefold()) or zipf(surname) >= _FOREIGN_WORD_ZIPF):
+                spans.append(Span(m.start(), m.end(), Label.PERSON, m.group(), 0.8, "person_names"))
+        return spans
 
     def _by_line(self, text: str) -> list[Span]:
         """A name alone on its line, as in signatures and address blocks."""
@@ -1115,6 +1135,20 @@ def _looks_like_word(word: str) -> bool:
     if len(word) > 14:
         return False  # a slip of a frequent word is short; long rare words are names or codes
     return any(word_frequency(c) >= _TYPO_NEIGHBOUR for c in _slips_of(word.casefold()))
+
+
+def initial_and_everyday_word(value: str) -> bool:
+    """"C. Results", "B. Section": a letter and an everyday word no list has as a surname."""
+    m = _INITIAL_SURNAME.fullmatch(value)
+    return bool(m) and is_common_word(m.group("last").casefold()) and not lexicon().is_last_name(m.group("last"))
+
+
+def _everyday_around_a_letter(words: list[str], names) -> bool:
+    """"Part B. Section", "Plan A. Then": everyday words around a letter, no name (a word the
+    lists know as a first name before it, or as a surname after it, is one: "Grace B. Hill")."""
+    first, last = words[0], words[-1]
+    return ((is_common_word(first.casefold()) and not names.is_first_name(first))
+            or (is_common_word(last.casefold()) and not names.is_last_name(last)))
 
 
 def _name_shaped(word: str) -> bool:

@@ -291,6 +291,10 @@ class NameLexicon:
         last_locales: set[str] = set()
         for i, token in enumerate(tokens):
             locales = {loc for loc in self.pool_locales(token) if self.scripts.get(loc) == script}
+            if not locales and "-" in token:
+                # "Eze-Okafor": a double-barrelled name no list has whole; its halves tell
+                locales = {loc for half in token.split("-") for loc in self.pool_locales(half)
+                           if self.scripts.get(loc) == script}
             weight = 1.0
             if not locales and script == "LATIN" and i != first_index:
                 # A surname no list has ("Tanabe", "Wrzesińska"): the language whose listed

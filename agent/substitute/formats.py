@@ -335,7 +335,17 @@ def _public_segment_like(rng: random.Random, segment: str) -> str:
 def _identifying(piece: str) -> bool:
     if any(c.isdigit() for c in piece):
         return True
-    return piece.isalpha() and len(piece) >= 5 and not is_common_word(piece)
+    if not piece.isalpha() or is_common_word(piece):
+        return False
+    # a short one too when the name lists know it ("/in/<first>-eze": the surname stayed)
+    return len(piece) >= 5 or (len(piece) >= 3 and _listed_name(piece))
+
+
+def _listed_name(word: str) -> bool:
+    from agent.knowledge.names import lexicon
+
+    names = lexicon()
+    return names.is_first_name(word) or names.is_last_name(word)
 
 
 def _reference_path_like(rng: random.Random, path: str) -> str:
