@@ -58,9 +58,11 @@ class Engine:
     def warm_up(self) -> None:
         """Load the slow parts (spaCy, name and word lists, gazetteers) now rather than on
         the first message."""
+        from agent.knowledge.languages import zipf_in_languages
         from agent.knowledge.words import is_common_word
 
         is_common_word("warm")
+        zipf_in_languages("warm")  # the other languages' word lists (name-shaped words)
         self.sanitize(
             "Warm-up: Jane Doe from Paris works at Globex LLC; the Server told Troi (jane@example.org).",
             Conversation("warm-up"),
