@@ -1,5 +1,5 @@
 """Handles in text split into tokens (corpora, copied feeds): "@ name" opening a line or
-after "RT", a handle-shaped one anywhere, and "u / name"; "meet @ home" and "@ the Ridge"
+after "RT", a handle-shaped one anywhere, and "u / name"; "meet @ home" and "@ the Quarry"
 are the word "at". Lines written for these tests."""
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ def test_a_handle_written_with_spaces_is_a_user_name(privacy_engine, text, handl
     assert handle in usernames(privacy_engine, text), usernames(privacy_engine, text)
 
 
-@pytest.mark.parametrize("text", ["see you @ home after work", "Run @ the Ridge 5 K", "me and u / them"])
+@pytest.mark.parametrize("text", ["see you @ home after work", "Lap @ the Quarry 10 K", "me and u / them"])
 def test_at_as_a_word_is_no_handle(privacy_engine, text):
     assert not usernames(privacy_engine, text), usernames(privacy_engine, text)
 
 
-@pytest.mark.parametrize("handle", ["soyourelikethat", "thimblewickandfriends"])
+@pytest.mark.parametrize("handle", ["youknowwhatimean", "thimblewickandfriends"])
 def test_a_handle_longer_than_any_word_gets_a_stand_in_of_words_not_a_letter(privacy_engine, handle):
     from agent.session.conversation import Conversation
 

@@ -247,7 +247,7 @@ _SIGNATURE_ABOVE = re.compile(
 # A name written this often is a famous institution ("Mayo Clinic", "Oxford"): the
 # judge weighs it, not the relation rule above.
 _FAMOUS_ZIPF = 3.0
-# The words of a list of dates after one cue ("born in 1929 and 1923, respectively").
+# The words of a list of dates after one cue ("born in 1961 and 1958, respectively").
 _DATE_LIST_WORDS = frozenset({"in", "on", "and", "or", "of", "the", "respectively", "st", "nd", "rd", "th"})
 _COMMON_ACRONYM = re.compile(r"[A-Z]{2,5}")
 # Who owns a note in code ("TODO(<name>):", "@author <name>"): a developer, never a
@@ -834,7 +834,7 @@ class RelevanceRules:
         value = span.text
         month = re.search(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", value)
         cues = list(re.finditer(r"(?i)\b(born|birth|dob|birthday)\b", before[-40:]))
-        # The cue's own dates ("born in 1929 and 1923"), not a later one: "(DOB 2016-04-09) has a
+        # The cue's own dates ("born in 1961 and 1958"), not a later one: "(DOB 2016-04-09) has a
         # fever since Sunday" - a number and other words between them, or a date with neither
         # digits nor a month, is no birth date.
         gap = before[-40:][cues[-1].end():] if cues else ""

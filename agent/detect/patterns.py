@@ -253,8 +253,8 @@ class HotwordIdDetector:
 
 def _handle_shaped(word: str) -> bool:
     """Shaped like a user name, not like a word of a sentence: a capital inside it after a
-    small letter ("SeanyReidy"), a digit or an underscore, or lower case and no word
-    English writes ("jfradioshow")."""
+    small letter ("LenaBirdwatch"), a digit or an underscore, or lower case and no word
+    English writes ("kestrelfm")."""
     if re.search(r"[a-z][A-Z]|\d|_", word):
         return True
     return word.islower() and not is_common_word(word) and zipf(word) < 3.0

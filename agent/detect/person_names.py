@@ -458,7 +458,7 @@ class PersonNameDetector:
                           known_given or _name_shaped(given)))
         known = sum(p[3] for p in pairs)
         # Given names no list has count when they are no word of any language ("Anass",
-        # "Hiba" beside "Salah" and "Aya"); one listed given name at least.
+        # "Hiba" beside "Salah"); one listed given name at least.
         name_like = sum(p[5] for p in pairs)
         roster = len(pairs) >= 2 and known >= 1 and name_like * 2 >= len(pairs)
         return [
@@ -879,7 +879,7 @@ class PersonNameDetector:
                 continue
             letters = "".join(ch for ch in text[m.start():m.start("last")] if ch.isalpha())
             if len(letters) == 2 and place_kind(letters)[0] in ("country", "state"):
-                continue  # "U.S. Tech policy", "D.C. Metro": a country's or a state's initials
+                continue  # "U.K. Trade rules", "D.C. Metro": a country's or a state's initials
             if listed or not (is_common_word(surname.casefold()) or zipf(surname) >= _FOREIGN_WORD_ZIPF):
                 spans.append(Span(m.start(), m.end(), Label.PERSON, m.group(), 0.8, "person_names"))
         return spans

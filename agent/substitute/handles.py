@@ -131,7 +131,7 @@ def handle_like(seed: int, handle: str) -> str:
             if len(pool) >= _FEWEST_WORDS:  # two handles of one shape rarely draw the same word
                 break
         if not pool and len(run) >= 8:
-            # longer than any listed word ("soyourelikethat"): two words, as such handles are made
+            # longer than any listed word ("thimblewickandfriends"): two words, as such handles are made
             half = len(run) // 2
             return word_for(run[:half], words) + word_for(run[half:].lower() if run[:1].isupper() else run[half:], words)
         word = rng.choice(pool) if pool and len(run) > 1 else rng.choice("abcdefghijklmnoprstvw")

@@ -1,6 +1,6 @@
 """The other forms of a first name, from the `nicknames` package's hand-curated English
-list: its nicknames ("Robert" -> "Bob", "Bobby") and, for a nickname, its full forms; and
-the form a stand-in takes in their place ("Bob" for Robert -> "Mike" for Michael)."""
+list: its nicknames ("William" -> "Bill", "Will") and, for a nickname, its full forms; and
+the form a stand-in takes in their place ("Bill" for William -> "Mike" for Michael)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def other_forms(first: str) -> set[str]:
 def nickname_pairs(real_first: str, fake_first: str) -> list[tuple[str, str]]:
     """(a name the real first name also goes by, what the stand-in goes by then): its
     nicknames and, for a nickname, its full forms; the stand-in's matching form where the
-    list has one ("bob" -> "mike" for Robert -> Michael), else its first name."""
+    list has one ("bill" -> "mike" for William -> Michael), else its first name."""
     namer = _nick_namer()
     real, fake = real_first.casefold(), fake_first.casefold()
     pairs = []
