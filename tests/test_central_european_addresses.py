@@ -54,3 +54,18 @@ def test_a_turkish_address_keeps_its_labels(privacy_engine):
     result = privacy_engine.sanitize(text, Conversation("tr"))
     assert re.search(r"\w+ Sok\. No: \d+ Daire \d+, \d{5} ", result.sanitized), result.sanitized
     assert "Lale" not in result.sanitized and "34000" not in result.sanitized, result.sanitized
+
+
+def test_an_american_street_named_after_a_foreign_city_keeps_american_stand_ins(privacy_engine):
+    from agent.knowledge.names import lexicon
+
+    text = "I live at 12 Paris Avenue, Boston, MA 02116."
+    result = privacy_engine.sanitize(text, Conversation("us-street"))
+    fake = next(e.sent for e in result.entities if e.real.startswith("12 Paris"))
+    street_word = fake.split()[1]
+    assert street_word in lexicon().last_names("en_US"), fake
+
+
+def test_a_name_in_a_street_is_swapped_though_it_is_a_flat_word_elsewhere(privacy_engine):
+    result = privacy_engine.sanitize("Ship to 4410 Stan Musial Drive, St. Louis, MO 63102", Conversation("stan"))
+    assert "Stan " not in result.sanitized, result.sanitized

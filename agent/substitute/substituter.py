@@ -310,9 +310,9 @@ def _remember_town(conversation: Conversation | None, real: str, stand_in: str) 
         pass
 
 
-# Words of a flat or floor in other languages' addresses, kept as written (Turkish "Daire",
-# "Kat"; Polish "lok.", "m." are abbreviations and stay anyway).
-_UNIT_WORDS_ABROAD = frozenset({"daire", "kat", "no", "mieszkanie", "byt", "stan", "wohnung", "etage", "piso", "puerta"})
+# Words of a flat in other languages' addresses, kept as written (Turkish "Daire"; Polish
+# "lok.", "m." are abbreviations and stay anyway). No word that is also a name ("Stan").
+_UNIT_WORDS_ABROAD = frozenset({"daire", "no", "mieszkanie", "wohnung", "etage", "piso", "puerta"})
 
 
 def _street_locale(address: str) -> str:
@@ -327,7 +327,9 @@ def _street_locale(address: str) -> str:
         for suffix, locale in STREET_SUFFIX_LOCALES.items():
             if folded.endswith(suffix) and len(folded) > len(suffix) + 2:
                 return locale
-    for word in re.findall(r"[A-ZÀ-ÞĀ-ſ][^\W\d_]{2,}", address):
+    # the town's part only: "12 Paris Avenue, Boston" is an American street named after a city
+    cut = min((i for i in (address.find(","), address.find("\n")) if i > 0), default=len(address))
+    for word in re.findall(r"[A-ZÀ-ÞĀ-ſ][^\W\d_]{2,}", address[cut:]):
         place = geo_index().lookup(word)
         if place is not None and place.kind == "city":
             locale = _latin_locale_of(place.country)
