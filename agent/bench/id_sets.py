@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agent.detect.spec import EntityType, StandInRequest
-from agent.entities import Action, SanitizeResult
+from agent.entities import Action, Label, SanitizeResult
 from agent.substitute.id_standins import alnum, constant_positions, shares_digit_run, stand_in_for
 
 # (with a cue word, without one) sentence forms per language. {cue} is one of the type's
@@ -145,6 +145,14 @@ class IdScores:
         return out
 
 
+def _fiction_range(real: str, stand_in: str) -> frozenset[int]:
+    """The places of North America's fiction range (555-01) in a phone stand-in that uses it."""
+    digits = alnum(stand_in)
+    if len(digits) < 10 or len(digits) != len(alnum(real)) or digits[-7:-2] != "55501":
+        return frozenset()
+    return frozenset(range(len(digits) - 7, len(digits) - 2))
+
+
 def value_present(value: str, text: str) -> bool:
     return re.search(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", text) is not None
 
@@ -163,8 +171,11 @@ def score_id_samples(samples: Sequence[IdSample], sanitize: Callable[[str], Sani
         strict = False
         if found and whole:
             rep = whole[0]
-            # Replaced whole: the stand-in of exactly this value shares no digit run with it.
-            shared = (rep.start, rep.end) == (start, end) and shares_digit_run(sample.value, rep.sent, fixed=sample.constant)
+            # Replaced whole: the stand-in of exactly this value shares no digit run with it
+            # (a phone's fiction range, 555-01xx, is the same in every stand-in: its own digits
+            # do not count, as fake_phone's check has it).
+            fixed = sample.constant | _fiction_range(sample.value, rep.sent) if rep.label is Label.PHONE else sample.constant
+            shared = (rep.start, rep.end) == (start, end) and shares_digit_run(sample.value, rep.sent, fixed=fixed)
             if shared:
                 scores.shared_runs.append((sample.value, rep.sent))
             strict = not shared

@@ -18,7 +18,7 @@ from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
-from agent.knowledge.languages import zipf_in_languages
+from agent.knowledge.languages import LANGUAGES, zipf_in_languages
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
 from agent.knowledge.org_words import ORG_KIND_WORDS
@@ -100,7 +100,7 @@ _QUOTED_NICKNAME = re.compile(
 NICKNAME_BEFORE = re.compile(r"[A-Z][a-z]{1,20}[ \t]+['\"“‘][A-Z][a-z]{1,15}['\"”’][ \t]+$")
 # "A. Okonjo", "J. R. Tolkien-Vance": one or two initials, then a surname.
 _INITIAL_SURNAME = re.compile(
-    rf"(?<![\w.])[A-Z]\.[ \t]?(?:[A-Z]\.[ \t]?)?(?P<last>{_SURNAME_PREFIX}[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ'’]+(?:-[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ'’]+)?)(?![\w'’\-])"
+    rf"(?<![\w.])[A-Z]\.[ \t]?(?:[A-Z]\.[ \t]?)?(?P<last>{_SURNAME_PREFIX}[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’]*(?:-[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ'’]+)?)(?![\w'’\-])"
 )
 # A lower-case self-introduction with an age: "im jake, 27, nurse in glasgow". `end`: the age,
 # which an everyday word needs ("frank" and "grace" are words after "i'm" too); "my name is
@@ -1157,7 +1157,7 @@ def _name_shaped(word: str) -> bool:
     if word in NOT_NAMES or word in CALENDAR_WORDS or word.casefold() in NOT_ENTITIES:
         return False
     if (is_common_word(word) or word_frequency(word) or zipf(word) >= _UNLISTED_FIRST_ZIPF
-            or zipf_in_languages(word) >= _FOREIGN_WORD_ZIPF):
+            or zipf_in_languages(word, LANGUAGES) >= _FOREIGN_WORD_ZIPF):
         return False
     return not (is_known_place(word) or _known_organisation(word))
 

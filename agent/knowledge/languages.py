@@ -14,10 +14,6 @@ from agent.knowledge.frequency import zipf
 from agent.knowledge.words import is_common_word
 
 LANGUAGES = ("de", "fr", "es", "it", "pt", "nl")
-# More languages whose words may pass for names in an English text ("Dzien", "Tack"): a
-# word no list has is name-shaped only if none of these writes it often either (the
-# small lists of all twelve take 43 MB; the large ones would take 500 MB).
-NEIGHBOUR_LANGUAGES = LANGUAGES + ("pl", "sv", "cs", "fi", "nb", "ca")
 _COMMON = 3.5  # Zipf: a word every speaker writes ("Rechnung" 4.6, "Gruß" 4.0)
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _SAMPLE = 80  # words read to tell the language
@@ -28,7 +24,10 @@ _MIN_FOREIGN_SHARE = 0.3  # of the sampled words, English must not know this man
 def _zipf_in(word: str, language: str) -> float:
     from wordfreq import zipf_frequency
 
-    return float(zipf_frequency(word, language, wordlist="small"))
+    try:
+        return float(zipf_frequency(word, language, wordlist="small"))
+    except LookupError:  # a list this installation lacks: no word of that language is known
+        return 0.0
 
 
 @lru_cache(maxsize=64)
@@ -48,9 +47,10 @@ def text_language(text: str) -> str | None:
     return best if counts[best] >= max(3, len(foreign) // 3) else None
 
 
-def zipf_in_languages(word: str, languages: tuple[str, ...] = NEIGHBOUR_LANGUAGES) -> float:
+def zipf_in_languages(word: str, languages: tuple[str, ...] = LANGUAGES) -> float:
     """The highest Zipf frequency of one word over `languages` (any case), from their small
-    lists: words under Zipf 3 are not in them, so under 3 this says 0."""
+    lists (~2.5 MB each in memory; the large ones take ~40 MB): words under Zipf 3 are not
+    in them, so under 3 this says 0."""
     word = word.strip(".,;:!?\"'’()[]").casefold()
     return max((_zipf_in(word, lang) for lang in languages), default=0.0) if word else 0.0
 

@@ -189,9 +189,8 @@ def fake_phone(rng: random.Random, real: str) -> str:
 
 def _phone_body(rng: random.Random, country: str, body: str, lead: str, stripped: str) -> tuple[str, frozenset[int]]:
     """A new national number and the places that hold a fictional range's fixed digits."""
-    if country == "1" and len(body) == 10 and not shares_digit_run(body[3:8], "55501"):
-        # North America: 555-0100..0199 is reserved for fiction, under any area code (unless
-        # the real number has three of those digits in those places: then every digit changes).
+    if country == "1" and len(body) == 10:
+        # North America: 555-0100..0199 is reserved for fiction, under any area code.
         area = _other_digit(rng, body[0], "23456789") + _other_digit(rng, body[1], "012345678") + _other_digit(rng, body[2])
         return area + "55501" + f"{rng.randrange(100):02d}", frozenset(range(3, 8))
     if country == "44" and stripped.startswith("7") and len(stripped) == 10:
