@@ -18,7 +18,7 @@ from agent.knowledge.currencies import currency_of_an_amount
 from agent.knowledge.frequency import zipf
 from agent.knowledge.hosts import is_service_label
 from agent.knowledge.language_names import is_language_name
-from agent.knowledge.languages import LANGUAGES, text_language, zipf_in_languages
+from agent.knowledge.languages import text_language, zipf_in_languages
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, NOT_ENTITIES, is_field_label
 from agent.knowledge.org_words import (
@@ -265,7 +265,7 @@ def _foreign_phrase(tokens: list[str], text: str) -> bool:
     languages are languages.ordinary_foreign_words'."""
     if not all(len(t) >= 3 and t.isalpha() for t in tokens) or text_language(text) is not None:
         return False
-    return all(zipf_in_languages(t, LANGUAGES) >= _PHRASE_ZIPF for t in tokens)
+    return all(zipf_in_languages(t) >= _PHRASE_ZIPF for t in tokens)
 
 
 def _numbered_thing(value: str, start: int, detector: str) -> list[Span] | None:

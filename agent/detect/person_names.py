@@ -18,7 +18,7 @@ from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
-from agent.knowledge.languages import LANGUAGES, zipf_in_languages
+from agent.knowledge.languages import zipf_in_languages
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
 from agent.knowledge.org_words import ORG_KIND_WORDS
@@ -1157,7 +1157,7 @@ def _name_shaped(word: str) -> bool:
     if word in NOT_NAMES or word in CALENDAR_WORDS or word.casefold() in NOT_ENTITIES:
         return False
     if (is_common_word(word) or word_frequency(word) or zipf(word) >= _UNLISTED_FIRST_ZIPF
-            or zipf_in_languages(word, LANGUAGES) >= _FOREIGN_WORD_ZIPF):
+            or zipf_in_languages(word) >= _FOREIGN_WORD_ZIPF):
         return False
     return not (is_known_place(word) or _known_organisation(word))
 

@@ -47,12 +47,12 @@ def text_language(text: str) -> str | None:
     return best if counts[best] >= max(3, len(foreign) // 3) else None
 
 
-def zipf_in_languages(word: str, languages: tuple[str, ...] = LANGUAGES) -> float:
-    """The highest Zipf frequency of one word over `languages` (any case), from their small
+def zipf_in_languages(word: str) -> float:
+    """The highest Zipf frequency of one word over LANGUAGES (any case), from their small
     lists (~2.5 MB each in memory; the large ones take ~40 MB): words under Zipf 3 are not
     in them, so under 3 this says 0."""
     word = word.strip(".,;:!?\"'’()[]").casefold()
-    return max((_zipf_in(word, lang) for lang in languages), default=0.0) if word else 0.0
+    return max(_zipf_in(word, lang) for lang in LANGUAGES) if word else 0.0
 
 
 def common_in(word: str, language: str) -> bool:

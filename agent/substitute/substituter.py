@@ -321,8 +321,9 @@ def _street_locale(address: str) -> str:
     in it ("Šancová 45, 811 05 Bratislava": Slovak), else American."""
     for token in re.findall(r"[^\W\d_]+\.?", address):
         folded = token.lower()
-        if folded in STREET_PREFIX_LOCALES or folded.rstrip(".") in STREET_PREFIX_LOCALES:
-            return STREET_PREFIX_LOCALES.get(folded) or STREET_PREFIX_LOCALES[folded.rstrip(".")]
+        locale = STREET_PREFIX_LOCALES.get(folded) or STREET_PREFIX_LOCALES.get(folded.rstrip("."))
+        if locale:
+            return locale
         folded = folded.rstrip(".")
         for suffix, locale in STREET_SUFFIX_LOCALES.items():
             if folded.endswith(suffix) and len(folded) > len(suffix) + 2:
