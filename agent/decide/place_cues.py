@@ -141,3 +141,18 @@ def where_the_writer_is(before: str) -> bool:
     """The place is where the writer is now ("I'm in X")."""
     tail = before[-80:]
     return tail.rstrip().casefold().endswith(("in", "in the")) and _HERE_NOW.search(tail) is not None
+
+
+# The venue the writer is at now, or checks in at: "I'm at X with the kids", "we're
+# sitting at X", "Just posted a photo @ X", "checked in at X" (social posts say where
+# someone is, as a check-in app writes it).
+_AT_NOW = re.compile(
+    r"(?i)(?:\b(?:i|we)\s*(?:'m|am|are|'re)\s+(?:(?:currently|now|still|here|stuck|sitting|waiting|hanging\s+out)\s+)*at|"
+    r"\b(?:posted\s+an?\s+(?:photo|video|picture|pic)|checked\s+in|checking\s+in)\s*(?:@|at))\s+(?:the\s+)?$"
+)
+
+
+def where_the_writer_is_at(before: str) -> bool:
+    """The place or venue is where the writer is now ("I'm at X", "a photo @ X")."""
+    tail = before[-80:]
+    return tail.rstrip().casefold().endswith(("at", "at the", "@", "@ the")) and _AT_NOW.search(tail) is not None

@@ -21,6 +21,7 @@ from agent.decide.place_cues import (
     where_someone_they_know_is,
     where_someone_works,
     where_the_writer_is,
+    where_the_writer_is_at,
 )
 from agent.decide.unknown_names import unknown_name
 from agent.detect.org_cues import BUSINESS_DOCUMENTS, JOB_TITLE
@@ -446,6 +447,14 @@ HANDED_OVER = Verdict(False, _SURE, "in a text handed over to work on")
 UNKNOWN_PERSON = Verdict(False, _SURE, "a name nobody writes about")
 UNKNOWN_COMPANY = Verdict(False, _SURE, "a little-known company")
 PREMISES = Verdict(False, _SURE, "a business named with its street address")
+_OWN_ORGANISATION_REASONS = frozenset({"your organisation or client", "where you or someone you know lives or works"})
+AFFILIATION = Verdict(False, _SURE, "where a private person works or studies")
+# A named person's organisation, written right after the name: "Priya Natarajan from
+# <X>", "Dana Okafor of <X>", "ask Tom at <X>". A private person's employer or school is
+# as telling as the person (the name and the firm together find them).
+_NAME_THEN_OF = re.compile(
+    r"(?<![\w'’\-])(?P<n>[A-Z][\w'’\-]+(?:[ \t]+[A-Z][\w'’\-]+){0,2})[ \t]+(?:from|of|at)[ \t]+(?:the[ \t]+)?$"
+)
 # An organisation followed by its street address ("at Fernhill Bakery, 14 Mill Lane"; "the
 # Quay Street office is at 9 ..."), or "the address of X is": a particular premises someone
 # goes to, not an organisation the answer needs to know about.
@@ -576,7 +585,8 @@ class RelevanceRules:
         someone lives or comes from. Each is read after the judge so that the judge's
         training rows, and so the trained head, stay as they are."""
         return (self.handed_over(text, span) or self.unknown_person(text, span, rule)
-                or self.unknown_company(text, span, rule) or self.personal_place(text, span, rule))
+                or self.unknown_company(text, span, rule) or self.personal_place(text, span, rule)
+                or self.affiliation(text, span, rule) or self.own_organisation(span, rule))
 
     @staticmethod
     def handed_over(text: str, span: Span) -> Verdict | None:
@@ -641,6 +651,40 @@ class RelevanceRules:
         if shape is UnknownShape.COINED_WORD and _TECHNICAL_PROMPT.search(text):
             return None
         return UNKNOWN_COMPANY
+
+    @staticmethod
+    def own_organisation(span: Span, rule: Verdict | None) -> Verdict | None:
+        """The last word on an organisation the sentence calls the writer's own, their
+        client's, or where someone they know works or is treated ("my dentist is at X",
+        "I work for X"), when the judge kept it all the same: it is no well-known one (the
+        rule checked), so the answer loses nothing with a stand-in. Applied after the
+        judge, as handed_over is, so the head's training rows stay as they are."""
+        if (span.label is Label.ORG and rule is not None and not rule.keep and rule.confidence >= 0.85
+                and rule.reason in _OWN_ORGANISATION_REASONS):
+            return rule
+        return None
+
+    @staticmethod
+    def affiliation(text: str, span: Span, rule: Verdict | None) -> Verdict | None:
+        """The last word on an organisation kept although a private person's name stands
+        right before it with "from", "of" or "at": where that person works or studies.
+        Not a well-known organisation or one a sure rule keeps, and not when the person
+        is a public one ("Satya Nadella of Microsoft" asks about both). Applied after the
+        judge, as handed_over is, so the head's training rows stay as they are."""
+        if span.label is not Label.ORG or (rule is not None and rule.keep and rule.confidence >= _SURE):
+            return None
+        m = _NAME_THEN_OF.search(text, max(0, span.start - 80), span.start)
+        if m is None or is_public(span.text, Label.ORG) or RelevanceRules._public_prefix(span.text):
+            return None
+        words = m.group("n").split()
+        names = lexicon()
+        if is_public(" ".join(words), Label.PERSON) or not any(
+            (names.is_first_name(w) or names.is_last_name(w)) and not is_common_word(w) for w in words
+        ):
+            return None
+        if zipf(span.text) >= _FAMOUS_ZIPF:
+            return None  # "Harvard", "Oxford": written often, read as known
+        return AFFILIATION
 
     def _verdict(self, text: str, span: Span) -> Verdict | None:
         before, after = _sentence_around(text, span.start, span.end)
@@ -797,6 +841,10 @@ class RelevanceRules:
         before, after = _sentence_around(text, span.start, span.end)
         if origin_or_home(before) or (span.label is Label.ORG and _PERSONAL_PLACE.search(before)):
             return PERSONAL_PLACE
+        if where_the_writer_is_at(before) and not is_public(span.text, Label.LOCATION) and not (
+            PLACE_TOPIC.search(before) or PLACE_TOPIC.search(after) or PLACE_TOPIC_PROMPT.search(text)
+        ):
+            return PERSONAL_PLACE  # "I'm at <park> with the kids", "a photo @ <brewery>"
         if span.label is Label.LOCATION and not _region(span.text) and (
             where_someone_they_know_is(before)
             or where_someone_works(before)

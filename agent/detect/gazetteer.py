@@ -145,8 +145,35 @@ def _sizeable_town(town: str) -> bool:
     return is_sizeable_town(town) and town.casefold() not in NOT_ENTITIES and not _ordinary_word(town)
 
 
+# "I am in Tromsø for a week", "a flat near Tromsø": after "in" or "near" (not "to" or
+# "from", which people are also written after) a GeoNames town of 5,000 people or more,
+# when its name is no everyday word and no listed name.
+_IN_OR_NEAR = re.compile(r"\b(?:in|near|outside)[ \t]+([A-Z][a-z][\w'’\-]*)(?![\w'’\-]|[ \t][A-Z])")
+# A town in capitals ("based in STAVANGER", "I am in TROMSØ"), as forms and signatures
+# write it, after any place preposition: the lists' names folded to title case.
+_AFTER_PLACE_PREPOSITION_CAPITALS = re.compile(
+    rf"\b(?:{'|'.join(PLACE_PREPOSITIONS)})[ \t]+([A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]{{2,}}(?:[ \t][A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]{{2,}})?)(?![\w'’\-])"
+)
+
+
+def _small_town(town: str) -> bool:
+    names = lexicon()
+    return (is_town_of_5000(town) and town.casefold() not in NOT_ENTITIES and not is_common_word(town)
+            and not names.is_first_name(town) and not names.is_last_name(town))
+
+
+def _town_in_capitals(town: str) -> bool:
+    if town.casefold() in NOT_ENTITIES or any(is_common_word(word) for word in town.split()):
+        return False  # "in GENERAL", "to USA" (an acronym written often)
+    title = string.capwords(town)
+    return is_known_place(title) or _sizeable_town(title) or _small_town(title)
+
+
 def _towns_after_prepositions(text: str) -> list[Span]:
     found = _towns_after(_AFTER_PLACE_PREPOSITION, text, 0.55, _sizeable_town)
+    found += _towns_after(_IN_OR_NEAR, text, 0.5, _small_town)
+    if not text.isupper():  # a text all in capitals is shouting, its words are no names
+        found += _towns_after(_AFTER_PLACE_PREPOSITION_CAPITALS, text, 0.55, _town_in_capitals)
     found += _towns_after(_AFTER_PLACE_PREPOSITION_LOWER, text, 0.55, lambda town: (
         not any(is_common_word(word) for word in town.split()) and _sizeable_town(string.capwords(town))))
     return found

@@ -18,6 +18,7 @@ from agent.detect.nlp import LazyAnalysis, SpacyPipeline, person_pronoun_in
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
+from agent.knowledge.geonames import is_town_of_5000
 from agent.knowledge.languages import zipf_in_languages
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
@@ -936,6 +937,9 @@ class PersonNameDetector:
                     and (doc[j].is_title or (len(doc[j].text) == 2 and doc[j].text.endswith(".")))
                 ):
                     j += 1
+                if j - i > 1 and doc[j - 1].lower_ in ORG_KIND_WORDS and not names.is_last_name(doc[j - 1].text):
+                    i = j  # "Russell Investments", "Melissa Group": a firm named after someone
+                    continue
                 start, end = token.idx, doc[j - 1].idx + len(doc[j - 1].text)
                 known_surname = j - i > 1 and names.is_last_name(doc[j - 1].text)
                 score = 0.85 if known_surname else (0.7 if j - i > 1 else 0.65)
@@ -950,6 +954,7 @@ class PersonNameDetector:
                 and doc[i + 1].tag_ in ("VBD", "VBZ", "MD")
                 and (i == 0 or doc[i - 1].is_sent_start or doc[i - 1].text in (".", "\n", ",", ";", "and", "but", "when", "while", "as", "if", "so"))
                 and token.text not in NOT_NAMES
+                and token.lower_ not in ORG_KIND_WORDS  # "Solvent Analytics is hiring": a firm's trade
                 and not is_known_place(token.text)
                 and (not is_common_word(token.text) or person_pronoun_in(doc[i + 1 : i + 13]))
                 and (token.text.isascii() or not cyrillic_not_a_name(token.text))  # the English tags of "Моя жена"
@@ -970,6 +975,7 @@ class PersonNameDetector:
                 and token.text not in NOT_NAMES
                 and not is_known_place(token.text)
                 and not (doc[i - 1].lower_ in PLACE_PREPOSITIONS and is_sizeable_town(token.text))
+                and not (doc[i - 1].lower_ in ("in", "near", "outside") and is_town_of_5000(token.text))
                 and not is_common_word(token.text)
                 and (token.text.isascii() or not cyrillic_not_a_name(token.text))
             ):

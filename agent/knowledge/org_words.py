@@ -74,6 +74,8 @@ GENERIC_ORG_WORDS = frozenset(
         "High", "Elementary", "Middle", "Primary", "Secondary", "State", "National", "City", "County",
         "Regional", "Community", "Public", "Private", "Charter", "Grammar", "Government", "Authority",
         "Board", "Office", "Bureau", "Administration", "Fire", "Library", "Gallery", "Theatre", "Theater",
+        "Investments", "Investment", "Enterprises", "Management", "Advisory", "Innovations", "Insights",
+        "Holdings", "Group", "Associates", "Consultants",
     )
 )
 
@@ -119,6 +121,7 @@ TRADE_WORDS = frozenset(w.casefold() for w in (
     "Analytics", "Enterprises", "Associates", "Partners", "Ventures", "Services", "Logistics",
     "Innovations", "Contractors", "Builders", "Movers", "Plumbing", "Roofing", "Landscaping",
     "Cleaning", "Realty", "Properties", "Outfitters", "Distributors", "Supplies", "Interiors",
+    "Labs", "Investments", "Holdings", "Management", "Advisory", "Advisors",
 ))
 
 
