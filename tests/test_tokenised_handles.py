@@ -44,3 +44,16 @@ def test_a_handle_longer_than_any_word_gets_a_stand_in_of_words_not_a_letter(pri
     echoed = result.sanitized.replace(stand_in, stand_in.upper())
     assert privacy_engine.restore(echoed, conversation).text == text.replace(handle, handle.upper())
 
+
+
+@pytest.mark.parametrize("handle", ["SoWhatIfItRains", "NathanZed", "TheRealMaraDoe"])
+def test_a_camel_case_handle_gets_a_camel_case_stand_in_that_restores(privacy_engine, handle):
+    from agent.session.conversation import Conversation
+
+    conversation = Conversation("camel-handle")
+    text = f"Reply to @{handle} about the refund, politely."
+    result = privacy_engine.sanitize(text, conversation)
+    stand_in = next(e.sent for e in result.entities if e.real.lstrip("@") == handle).lstrip("@")
+    capitals = sum(c.isupper() for c in stand_in)
+    assert stand_in != handle and capitals == sum(c.isupper() for c in handle), stand_in
+    assert privacy_engine.restore(result.sanitized, conversation).text == text

@@ -149,9 +149,17 @@ def handle_like(seed: int, handle: str) -> str:
             # "mgarcia": initials and a surname stay that ("tvazquez"), not one word ("lantern")
             surname = word_for(run[initials:], _handle_words(surnames_only=True))
             out.append("".join(rng.choice("abcdefghijklmnoprstvw") for _ in range(initials)) + surname)
+        elif run.isalpha() and not run.isupper() and not run.islower():
+            # "SoYoureLikeThat", "NathanZed": a word for each capitalised part, so the
+            # stand-in reads as the same kind of handle ("LuKarenOakDean"), not one long word
+            out.extend(word_for(part) for part in _CAMEL_PART.findall(run))
         else:
             out.append(word_for(run) if run.isalpha() else same_shape(rng, run) if run.isdigit() else run)
     return "".join(out)
+
+
+# The parts of a camel-case run: "So|Youre|Like|That", "JSON|Parser", "i|Phone".
+_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 
 
 # Local parts that name a role, not a person: kept as they are when the domain changes.
