@@ -38,6 +38,23 @@ def test_a_person_given_a_task_is_a_person_though_a_town_has_the_name(privacy_en
     assert found.get("Ngozi") is Label.PERSON, found
 
 
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Next steps: Chidubem to book the room for Thursday.", "Chidubem"),
+        ("Minutes\n- Oyelaran to chase the supplier invoice\n- budget review in May", "Oyelaran"),
+    ],
+)
+def test_a_name_no_list_has_given_a_task_is_a_person(privacy_engine, text, name):
+    found = {s.text: s.label for s in privacy_engine.detect(text) if s.text == name}
+    assert found.get(name) is Label.PERSON, privacy_engine.detect(text)
+
+
+@pytest.mark.parametrize("text", ["Remember to bring snacks. Plan to leave early.", "Reminder: Returns to close at noon."])
+def test_everyday_words_before_to_are_no_person(privacy_engine, text):
+    assert not any(s.label is Label.PERSON for s in privacy_engine.detect(text)), privacy_engine.detect(text)
+
+
 def test_a_big_city_given_a_task_stays_a_city(privacy_engine):
     text = "Next steps: Lagos to host the summit in May."
     assert "Lagos" not in persons(privacy_engine, text)

@@ -9,7 +9,7 @@ from agent.detect.base import DetectionContext
 from agent.detect.pattern_cues import POSTCODE, POSTCODE_LABEL, STREET, announced
 from agent.entities import Label, Span
 from agent.knowledge.geonames import geo_index
-from agent.knowledge.places import STREET_TYPE_PATTERN, country_names
+from agent.knowledge.places import STREET_TYPE_PATTERN, country_names, title_case_address
 from agent.knowledge.words import is_common_word
 from agent.session.conversation import fold
 
@@ -54,6 +54,10 @@ _POSTCODE_TOWN = (
 
 
 _DIGIT = re.compile(r"\d")
+# A line (or a comma-separated run) in capitals with a number in it, at least two words.
+_CAPITALS_LINE = re.compile(r"(?m)[^\S\n]*(?=[^\n]*\d)(?=[^\n]*[A-Z]{2,}[ \t,]+[A-Z]{2,})[^\na-z]{8,}$|"
+                            r"(?<![a-z][ \t])\b\d{1,5}[ \t]+[A-Z0-9 \t.,'’#\-]{6,}[A-Z0-9](?![a-z])")
+
 _HANGUL = re.compile(r"[가-힣]")
 _UNIT_WORD = re.compile(r"(?i)\b(?:Apt|Apartment|Suite|Unit|Flat)\.?\s*#?\s*\d")
 _UNIT_BEFORE = re.compile(r"\b(?:Apt|Apartment|Suite|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?,?[ \t]+$")
@@ -160,6 +164,23 @@ class AddressDetector:
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         if _DIGIT.search(text) is None:
             return []  # every pattern needs a digit (a European street name needs its number below)
+        return self._in_capitals(text) + self._written(text)
+
+    def _in_capitals(self, text: str) -> list[Span]:
+        """Address lines written in capitals ("775 W 19TH ST, YUMA AZ 85364", as forms, labels
+        and card statements print them): read as title case, mapped back to the text."""
+        spans = []
+        for line in _CAPITALS_LINE.finditer(text):
+            titled = title_case_address(line.group())
+            if len(titled) != len(line.group()):
+                continue  # a letter whose case changes length: offsets would not hold
+            offset = line.start()
+            for span in self._written(titled):
+                start, end = offset + span.start, offset + span.end
+                spans.append(Span(start, end, span.label, text[start:end], span.score, span.detector))
+        return spans
+
+    def _written(self, text: str) -> list[Span]:
         spans = []
         for pattern, score in (
             (self._street, 0.85),

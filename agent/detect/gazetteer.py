@@ -17,6 +17,7 @@ from agent import paths
 from agent.detect.base import DetectionContext
 from agent.detect.trie_regex import trie_alternation
 from agent.entities import Label, Span
+from agent.knowledge.acronyms import everyday_acronym
 from agent.knowledge.currencies import currency_of_an_amount
 from agent.knowledge.geonames import geo_index, is_region_of, is_town_of_5000
 from agent.knowledge.names import lexicon
@@ -285,7 +286,8 @@ class OrganisationDetector:
             for m in _ACRONYM.finditer(text):
                 word = m.group()
                 if (word.casefold() not in NOT_ENTITIES and word not in _TECH_ACRONYMS and not is_known_place(word)
-                        and not currency_of_an_amount(text, m.start(), m.end())):  # "NOK 12,400"
+                        and not currency_of_an_amount(text, m.start(), m.end())  # "NOK 12,400"
+                        and not everyday_acronym(text, m.start(), m.end())):  # "the MRI results"
                     spans.append(Span(m.start(), m.end(), Label.ORG, word, 0.45, self.name))
         return spans
 

@@ -13,6 +13,7 @@ from agent.detect.nlp import LazyAnalysis, SpacyPipeline
 from agent.detect.particle_surnames import widen_over_particles
 from agent.detect.person_names import initial_and_everyday_word, kinship_letters
 from agent.entities import Label, Span
+from agent.knowledge.acronyms import everyday_acronym
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.currencies import currency_of_an_amount
 from agent.knowledge.frequency import zipf
@@ -24,7 +25,7 @@ from agent.knowledge.not_names import CALENDAR_WORDS, NOT_ENTITIES, is_field_lab
 from agent.knowledge.org_words import (
     is_generic_org,
 )
-from agent.knowledge.places import is_known_place, place_kind
+from agent.knowledge.places import is_known_place, names_a_polity_event_or_landmark, place_kind
 from agent.knowledge.words import is_common_word
 
 LABEL_MAP = {
@@ -83,7 +84,7 @@ _PERSON_AFTER = re.compile(r"(?:['’]s\b|,|[ \t]+(?:said|says|told|asked|wrote|
 _NUMBER_AFTER = re.compile(r"[ \t]*(?:no\.?|#|:)?[ \t]*[A-Z]{0,3}-?\d{4,}")
 # Where a language is named as the one to write in: "translate to German", "reply in Tagalog".
 _LANGUAGE_BEFORE = re.compile(
-    r"(?i)(?:\binto|\b(?:translat\w*|write|written|reply|respond|answer|say|speak|spoken|language)\b[^.!?\n]{0,40}?\b(?:to|in|from))[ \t]+$"
+    r"(?i)(?:\binto|\bin|\b(?:translat\w*|write|written|reply|respond|answer|say|speak|spoken|language)\b[^.!?\n]{0,40}?\b(?:to|in|from))[ \t]+$"
 )
 _FIRM_IN_TOWN = re.compile(r"(.+?)[ \t]+(?:in|at)[ \t]+([A-Z][\w'’\-]*(?:[ \t][A-Z][\w'’\-]*)?)")
 _NICKNAME_QUOTE = re.compile(r"[ \t]['\"“‘]")  # a quote opening inside a name: a nickname follows
@@ -193,6 +194,11 @@ def _set_aside(r: NerReading, puzzle_letters: frozenset[str], detector: str) -> 
         return []  # "PCN AB12345678", "NHS 485 777 3456": the kind of a number, no place (stand-in "PITCAIRN")
     if label is not Label.DATE and currency_of_an_amount(text, start, end):
         return []  # "NOK 12,400", "300 CHF": a currency (ISO 4217), no firm (stand-in "HPG")
+    if label in (Label.PERSON, Label.LOCATION) and names_a_polity_event_or_landmark(value.removeprefix("the ")):
+        return []  # "the fall of the Berlin Wall", "the Roman Empire": no one's name
+    if (label in (Label.LOCATION, Label.ORG) and everyday_acronym(text, start, end)
+            and not is_listed_company(value) and place_kind(value)[0] != "country"):  # "outside the US but"
+        return []  # "my father's MRI results", "a CT scan": a term, no firm and no state
     if label in (Label.PERSON, Label.ORG) and value.islower() and "-" in value and is_service_label(value):
         return []  # "the deploy to prod-eu": an environment's name, nobody's
     if label is not Label.DATE and _FIELD_COLON.match(text, end) and is_field_label(value):

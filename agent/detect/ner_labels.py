@@ -127,6 +127,13 @@ def _known_firm_after_preposition(r: NerReading, names) -> bool:
     return _one_word(r) and _search_before(_ORG_PREPOSITION_BEFORE, r, 8) and is_known_organisation(r.value)
 
 
+def _listed_firms_product(r: NerReading, names) -> bool:
+    # "Ford Focus", "Nissan Qashqai": a listed company's name, then no one's name
+    words = r.value.split()
+    return (len(words) == 2 and is_listed_company(words[0])
+            and not names.is_first_name(words[1]) and not names.is_last_name(words[1]))
+
+
 def _partner(r: NerReading, names) -> bool:
     # "engaged to Eilidh": only a person is married, dated or divorced
     return _search_before(PARTNER_BEFORE, r, 24) and not is_known_place(r.value)
@@ -210,6 +217,7 @@ RULES: tuple[_Rule, ...] = (
     (frozenset({Label.ORG}), _region, Label.LOCATION),
     (frozenset({Label.ORG}), _city_moved_to, Label.LOCATION),
     (frozenset({Label.PERSON}), _known_firm_after_preposition, Label.ORG),
+    (frozenset({Label.PERSON}), _listed_firms_product, Label.ORG),
     (_PLACE_ORG_GROUP, _partner, Label.PERSON),
     (frozenset({Label.LOCATION}), _written_to, Label.PERSON),
     (frozenset({Label.PERSON}), _street, Label.LOCATION),

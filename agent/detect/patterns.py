@@ -142,8 +142,15 @@ class MacDetector(RegexDetector):
 
 
 # -- identifiers near a hotword ---------------------------------------------------------
+# An identifier's value: digit groups split by spaces or dots ("485 777 3456",
+# "1.020.456.789"), or one run of letters, digits, "-" and "/" with a digit in it.
+_ID_VALUE = (
+    r"(?:\d{1,5}(?:[ .]\d{2,5}){1,4}(?![\w]|\.\d)"
+    r"|(?=[A-Za-z0-9\-/]*\d)[A-Za-z0-9][A-Za-z0-9\-/]{3,40}[A-Za-z0-9])"
+)
 ID_HOTWORDS = (
-    r"order|account|acct|a/c|invoice|ticket|case|customer|member(?:ship)?|employee|staff|"
+    r"order|account|acct|acc|a/c|invoice|ticket|case|customer|member(?:ship)?|employee|staff|flight|receipt|"
+    r"a-number|alien\s+(?:registration\s+)?number|c[ée]dula|"
     r"passport|licen[cs]e|driver'?s?\s+licen[cs]e|DL|policy|tracking|reference|ref|confirmation|"
     r"booking|reservation|serial|routing|sort\s+code|patient|student|claim|loan|contract|client|"
     r"badge|record|file|card|national\s+id|id\s+card|identity\s+card|tax|vat|nhs|medicare|insurance|"
@@ -158,12 +165,30 @@ class HotwordIdDetector:
     "Order ID: 3348917502", "my username is cminh730", "passport no. X1234567"."""
 
     name = "hotword_id"
-    labels = frozenset({Label.ID, Label.USERNAME})
+    labels = frozenset({Label.ID, Label.USERNAME, Label.SECRET})
     _id = re.compile(
         # The hotword is a whole word: "cards-on-..." is no "card" followed by an ID.
         rf"(?i)\b(?:{ID_HOTWORDS})(?![^\W\d_])(?:\s+(?:number|num|no|nr|code|id|#))?\.?"
-        r"(?:\s+(?:is|was|of|for|reads?))?\s*[:#=\-]?\s*(?:is\s+)?"
-        r"(?P<v>(?=[A-Za-z0-9\-/]*\d)[A-Za-z0-9][A-Za-z0-9\-/]{3,40}[A-Za-z0-9])"
+        # the issuing state between ("Driver Licence NSW 12345678")
+        r"(?:\s+(?-i:[A-Z]{2,3})(?=\s+\d))?"
+        r"(?:\s+(?:is|was|of|for|reads?|es|est|ist))?(?:\s*[:#=\-]){0,2}\s*(?:is\s+)?"
+        rf"(?P<v>{_ID_VALUE})"
+    )
+    # "PPO No. 1234567890", "UAN No: 100234567812": initials naming a kind of record, then
+    # its number (a form's or an office's own acronym, which no list of hotwords holds).
+    _acronym_number = re.compile(
+        rf"(?<![\w-])[A-Z]{{2,5}}\s+(?:No|Nr|Number|#)\.?(?:\s*[:#=\-])?\s*(?P<v>{_ID_VALUE})"
+    )
+    # A card's or an account's last digits: "card ending 4417", "account ending in 2291",
+    # "Visa ending with 0042" (with a name, they point at one account; NER calls them a date).
+    _last_digits = re.compile(
+        r"(?i)\b(?:card|account|acct|visa|mastercard|amex|debit|credit)(?:\s+(?:number|no\.?|#))?\s+"
+        r"(?:ending|ends)(?:\s+(?:in|with))?\s*[:#]?\s*(?P<v>\d{4})(?!\d)"
+    )
+    # A short code that opens something: "the door code is 4827", "alarm code: 1984".
+    _access_code = re.compile(
+        r"(?i)\b(?:door|gate|alarm|entry|access|lock|garage|safe|key\s?box|lockbox|building|keypad)\s+"
+        r"(?:code|pin|combination)(?:\s+(?:is|was))?\s*[:=\-]?\s*(?P<v>\d{3,8}#?)(?![\w])"
     )
     _username = re.compile(
         rf"(?i)\b(?:{_USERNAME_HOTWORDS})(?:\s*(?:is|was|:|=)|\s+-)\s*(?:is\s+)?['\"“]?(?P<v>@?[A-Za-z0-9_][A-Za-z0-9_.\-]{{2,39}})"
@@ -183,7 +208,7 @@ class HotwordIdDetector:
     # A British number plate ("KX19 ABC", current format since 2001) after a word for a car or
     # its registration ("my car (reg KX19 ABC)"): the space inside keeps it from the ID rule above.
     _uk_plate = re.compile(
-        r"(?i:\b(?:reg|registration|plate|number\s+plate|car|van|vehicle|motorbike)\b)[^.\n]{0,20}?"
+        r"(?i:\b(?:reg|registration|plate|number\s+plate|car|van|vehicle|motorbike)\b\.?)[^.\n]{0,20}?"
         r"(?<![A-Z0-9])(?P<v>[A-Z]{2}\d{2}[ ]?[A-Z]{3})(?![A-Za-z0-9])"
     )
     _mention = re.compile(r"(?<![\w@.])@(?P<v>[A-Za-z0-9_](?:[A-Za-z0-9_.\-]{0,28}[A-Za-z0-9_])?)(?![\w@])")
@@ -216,6 +241,13 @@ class HotwordIdDetector:
                 continue
             start, end = match.span("v")
             spans.append(Span(start, end, Label.ID, value, 0.85, self.name))
+        for match in self._acronym_number.finditer(text) if digits else ():
+            if sum(ch.isdigit() for ch in match.group("v")) >= 4:
+                spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.8, self.name))
+        for match in self._last_digits.finditer(text) if digits else ():
+            spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.85, self.name))
+        for match in self._access_code.finditer(text) if digits else ():
+            spans.append(Span(match.start("v"), match.end("v"), Label.SECRET, match.group("v"), 0.9, self.name))
         for match in self._uk_plate.finditer(text) if digits else ():
             spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.85, self.name))
         for match in self._penalty.finditer(text) if digits else ():

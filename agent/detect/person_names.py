@@ -19,6 +19,7 @@ from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
 from agent.knowledge.geonames import is_town_of_5000
+from agent.knowledge.language_names import is_language_name
 from agent.knowledge.languages import zipf_in_languages
 from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
@@ -30,7 +31,13 @@ from agent.knowledge.person_words import (
     ROLE_NOUNS,
     TITLE_PATTERN,
 )
-from agent.knowledge.places import PLACE_PREPOSITIONS, is_known_place, is_sizeable_town, place_kind
+from agent.knowledge.places import (
+    PLACE_PREPOSITIONS,
+    is_known_place,
+    is_sizeable_town,
+    names_a_polity_event_or_landmark,
+    place_kind,
+)
 from agent.knowledge.public_entities import is_known_organisation
 from agent.knowledge.words import is_common_word, word_frequency
 
@@ -158,6 +165,12 @@ _GREETED_WORD = re.compile(
     r"(?:^|(?<=[\n.!?])[ \t]*)(?:Hi|Hello|Hey|Thanks|Thank you|Cheers)[ \t]+"
     r"(?P<v>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{2,})(?=[ \t]*(?:[,!.:;\n]|$))"
 )
+# One who is to do something, in a list of tasks: "Chidi to book the room", "- Ayo to
+# chase the invoice". A clause opens with the word, "to" and a verb follow it.
+_TASKED_WORD = re.compile(
+    r"(?:^|(?<=[\n.;:,!?])[ \t]*|(?<=[\n])[ \t]*[-*•][ \t]+|(?<=\band)[ \t]+)"
+    r"(?P<v>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{2,})[ \t]+to[ \t]+[a-z]{2,}"
+)
 # Whom someone marries or dates: "his wedding to Aisling", "engaged to Rhys". Only a person
 # is (NER reads an unknown name there as a place: "engaged to Eilidh").
 PARTNER_CUE = (
@@ -200,14 +213,18 @@ _FIRST_THEN_SURNAME = re.compile(
 )
 # A middle initial may stand between ("ELENA V MARKOVIC", "JOHN Q. PUBLIC" on a card or a form).
 _CAPITALS_PAIR = re.compile(
-    r"(?<![\w\-])(?=(?P<first>[A-Z]{3,})[ \t]+(?:[A-Z]\.?[ \t]+)?(?P<last>[A-Z]{2,}(?:-[A-Z]{2,})*)(?![\w\-]))"
+    r"(?<![\w\-])(?=(?P<first>[A-ZÀ-ÖØ-Þ]{3,})[ \t]+(?:[A-Z]\.?[ \t]+)?(?P<last>[A-ZÀ-ÖØ-Þ]{2,}(?:-[A-ZÀ-ÖØ-Þ]{2,})*)(?![\w\-]))"
 )
+# The surname after a middle name in capitals: "KIMBERLY ANNE DOUGLAS".
+_CAPITALS_NEXT = re.compile(r"[ \t]+(?P<w>[A-ZÀ-ÖØ-Þ]{2,}(?:-[A-ZÀ-ÖØ-Þ]{2,})*)(?![\w\-])")
 # Self-introductions and role-play set-ups in any case: "my name is ines", "you are kofi and
 # i am ada", "i am belinda, a nurse". After "I am"/"you are" most words are adjectives or
 # nouns, so there the word must also be rare in English and be followed by what follows a
 # name (punctuation, "and", an apposition "a ..."), not by more of a sentence.
 _INTRO = re.compile(
-    r"(?<![\w'’])(?=[MmIiCcYyUu])(?P<cue>[Mm]y name is|[Mm]y name'?s|[Ii] am called|[Ii]'?m called|[Cc]all me|[Ii] am|[Ii]'?m|[Yy]ou are|[Uu] are)"
+    r"(?<![\w'’])(?=[MmIiCcYyUuHhTt])(?P<cue>[Mm]y name is|[Mm]y name'?s|[Ii] am called|[Ii]'?m called|[Cc]all me|[Ii] am|[Ii]'?m|[Yy]ou are|[Uu] are"
+    # someone else named: "his name is tyler brockway", "my landlord's name is ..."
+    r"|(?:[Hh]is|[Hh]er|[Tt]heir|[Yy]our|(?:[Mm]y|[Tt]he|[Oo]ur)[ \t]+[a-z\-]+['’]s)[ \t]+(?:full[ \t]+)?name(?:[ \t]+is|['’]s))"
     r"[ \t]+(?P<v>[A-Za-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]*[a-zà-öø-ÿĀ-ſ])(?![\w'’\-])"
 )
 _AFTER_INTRODUCED = re.compile(r"[ \t]*(?:$|[,.;:!?)]|\n|(?:and|a|an)\b)")
@@ -397,7 +414,7 @@ class PersonNameDetector:
             except RuntimeError:
                 pass  # no spaCy model: the cue rules still work
         spans.extend(self._by_list(text, spans))
-        return spans
+        return [s for s in spans if not _month_of_a_date(text, s)]
 
     @staticmethod
     def _by_citation(text: str) -> list[Span]:
@@ -485,8 +502,8 @@ class PersonNameDetector:
             # common word ("my friend will visit").
             if not names.is_first_name(first) or is_common_word(last):
                 continue
-            if not (names.is_last_name(last) or word_frequency(last) < _RARE_WORD):
-                continue
+            if not (names.is_last_name(last) or (word_frequency(last) < _RARE_WORD and not is_common_word(first))):
+                continue  # "my student loan servicer": an everyday word, then a rare one
             spans.append(Span(match.start("first"), match.end("last"), Label.PERSON,
                               text[match.start("first"):match.end("last")], 0.7, self.name))
         return spans
@@ -612,8 +629,10 @@ class PersonNameDetector:
             if first in NOT_NAMES or first in CALENDAR_WORDS or not first_ok or is_known_place(first):
                 continue
             if last.islower():
-                # A known surname, or a word no list knows ("Irene walcott"; not "Irene walked").
-                ok = not is_common_word(last) and not _STOP.fullmatch(last) and len(last) >= 4
+                # A known surname, or a word no list knows ("Irene walcott"; not "Irene walked"),
+                # after no language's name ("German unification", "French cuisine").
+                ok = (not is_common_word(last) and not _STOP.fullmatch(last) and len(last) >= 4
+                      and not is_language_name(first))
             else:
                 after = text[m.end("last") : m.end("last") + 2]
                 ends_phrase = not after.strip() or not after.lstrip()[:1].isupper()
@@ -675,7 +694,7 @@ class PersonNameDetector:
             pair = f"{first} {last}"
             if _name_shaped(first) and _name_shaped(last) and not (is_known_place(pair) or _known_organisation(pair)):
                 spans.append(Span(m.start("first"), m.end("last"), Label.PERSON, pair, 0.65, self.name))
-        for m in _GREETED_WORD.finditer(text):
+        for m in (*_GREETED_WORD.finditer(text), *_TASKED_WORD.finditer(text)):
             if _name_shaped(m.group("v")):
                 spans.append(Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.65, self.name))
         return spans
@@ -739,7 +758,7 @@ class PersonNameDetector:
             word, cue = m.group("v"), m.group("cue").casefold()
             if word.casefold() in _FUNCTION_WORDS or word in NOT_NAMES or is_known_place(word):
                 continue
-            if cue not in _NAMING_CUES:
+            if cue not in _NAMING_CUES and not cue.endswith(("name is", "name's", "name’s")):
                 if not _AFTER_INTRODUCED.match(text, m.end("v")) or _looks_like_word(word):
                     continue
                 if word[:1].isupper() and (names.is_first_name(word) or names.is_last_name(word)):
@@ -767,14 +786,27 @@ class PersonNameDetector:
         spans = []
         for m in _CAPITALS_PAIR.finditer(text):
             first, last = m.group("first").title(), m.group("last").title()
-            if first in NOT_NAMES or first in CALENDAR_WORDS or not self._likely_first_name(first):
+            after = _CAPITALS_NEXT.match(text, m.end("last"))
+            # three name words ("CHUKWUEMEKA IFEANYI OKONKWO"): two given names any list has,
+            # then a surname, make a name where one rare given name alone would not
+            three = bool(after and names.is_first_name(first) and names.is_first_name(last)
+                         and self._capitals_surname(after.group("w").title(), names))
+            if first in NOT_NAMES or first in CALENDAR_WORDS or not (three or self._likely_first_name(first)):
                 continue
             known = any(len(p) >= 2 and names.is_last_name(p) for p in last.split("-"))
             if is_known_place(last) or last.casefold() in NOT_ENTITIES or not (known or not is_common_word(last)):
                 continue
             start, end = m.start("first"), m.end("last")
+            if three:
+                end = after.end("w")  # the middle name, then the surname
             spans.append(Span(start, end, Label.PERSON, text[start:end], 0.75, self.name))
         return spans
+
+    @staticmethod
+    def _capitals_surname(word: str, names) -> bool:
+        known = any(len(p) >= 2 and names.is_last_name(p) for p in word.split("-"))
+        return (word.casefold() not in NOT_ENTITIES and word not in CALENDAR_WORDS
+                and (known or not (is_common_word(word) or is_known_place(word))))
 
     @staticmethod
     def _likely_first_name(token: str) -> bool:
@@ -937,8 +969,11 @@ class PersonNameDetector:
                     and (doc[j].is_title or (len(doc[j].text) == 2 and doc[j].text.endswith(".")))
                 ):
                     j += 1
-                if j - i > 1 and doc[j - 1].lower_ in ORG_KIND_WORDS and not names.is_last_name(doc[j - 1].text):
-                    i = j  # "Russell Investments", "Melissa Group": a firm named after someone
+                if j - i > 1 and (
+                    (doc[j - 1].lower_ in ORG_KIND_WORDS and not names.is_last_name(doc[j - 1].text))
+                    or names_a_polity_event_or_landmark(doc[i:j].text)
+                ):
+                    i = j  # "Russell Investments": a firm named after someone; "Roman Empire"
                     continue
                 start, end = token.idx, doc[j - 1].idx + len(doc[j - 1].text)
                 known_surname = j - i > 1 and names.is_last_name(doc[j - 1].text)
@@ -976,6 +1011,7 @@ class PersonNameDetector:
                 and not is_known_place(token.text)
                 and not (doc[i - 1].lower_ in PLACE_PREPOSITIONS and is_sizeable_town(token.text))
                 and not (doc[i - 1].lower_ in ("in", "near", "outside") and is_town_of_5000(token.text))
+                and not is_listed_company(token.text)  # "a message to Airbnb support"
                 and not is_common_word(token.text)
                 and (token.text.isascii() or not cyrillic_not_a_name(token.text))
             ):
@@ -1009,6 +1045,7 @@ class PersonNameDetector:
                 and not doc[i + 1].is_stop
                 and self._likely_first_name(token.text)
                 and names.is_last_name(doc[i + 1].text)
+                and not (is_common_word(token.text) and is_common_word(doc[i + 1].text))  # "a line cook"
                 and token.pos_ in ("PROPN", "NOUN", "ADJ")
                 and doc[i + 1].pos_ in ("PROPN", "NOUN")
             ):
@@ -1104,6 +1141,21 @@ class PersonNameDetector:
 
 
 _NEXT_WORD = re.compile(r"[ \t]+(?P<w>[A-Za-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]*[a-zà-öø-ÿĀ-ſ])(?![\w'’\-])")
+
+
+# A month, written short or long, with a day or a year beside it: "on 8 Jan.", "Jan 31",
+# "before 31 Jan?" ("Jan" and "June" are given names too; a number beside them is a date's).
+_MONTH = re.compile(
+    r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|May|June|July|August|"
+    r"September|October|November|December)\.?"
+)
+_DAY_BEFORE = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?$")
+_DAY_OR_YEAR_AFTER = re.compile(r"\.?[ \t]+\d{1,4}\b")
+
+
+def _month_of_a_date(text: str, span: Span) -> bool:
+    return bool(_MONTH.fullmatch(span.text) and (
+        _DAY_BEFORE.search(text, max(0, span.start - 10), span.start) or _DAY_OR_YEAR_AFTER.match(text, span.end)))
 
 
 def _surnames_after(text: str, position: int, names) -> list[str]:

@@ -28,6 +28,7 @@ TITLE_WORDS = frozenset(t.casefold() for t in TITLES)
 ROLE_NOUNS = (
     "Patient", "Client", "Employee", "Applicant", "Tenant", "Resident", "Student", "Customer", "Defendant",
     "Plaintiff", "Claimant", "Candidate", "Victim", "Suspect", "Witness", "Inmate", "Pupil", "Caller",
+    "Driver", "Courier", "Technician", "Caregiver", "Carer", "Cleaner", "Landlord", "Neighbour", "Neighbor",
 )
 ROLE_NOUN_PATTERN = "|".join(ROLE_NOUNS)
 # What follows the first author of an academic citation: "et al." ("et. al", "et al").

@@ -111,9 +111,22 @@ def _index() -> dict:
     return _pools_and_index()[1]
 
 
+def _official_country_names() -> dict[str, str]:
+    """"Czech Republic", "Republic of Korea": ISO 3166's official names (pycountry), each to
+    the everyday name the stand-in pools use."""
+    import pycountry
+
+    out = {}
+    for country in pycountry.countries:
+        official = getattr(country, "official_name", None)
+        if official:
+            out[fold(re.sub(r"^the\s+", "", official))] = _country_name(country)
+    return out
+
+
 def _build_index(data: dict) -> dict:
     out = {
-        "country": {fold(c): c for c in data["countries"]} | dict(_COUNTRY_ALIASES),
+        "country": _official_country_names() | {fold(c): c for c in data["countries"]} | dict(_COUNTRY_ALIASES),
         "state": {fold(s): s for s in data["us_states"]},
         "state_abbr": frozenset(data["us_state_abbreviations"]),
         "city": {fold(c): country for c, country in data["city_country"].items() if not _also_a_name(c)},
@@ -179,6 +192,26 @@ def is_known_place(value: str) -> bool:
     return place_kind(value)[0] != "unknown"
 
 
+# The last word of a polity's or an event's name ("Holy Roman Empire", "Boer War"; not
+# "Republic" or "Kingdom", which end today's countries' names too: "Czech Republic"), and of
+# a landmark's ("Berlin Wall", "Tower Bridge").
+_POLITY_OR_EVENT_WORDS = frozenset({
+    "empire", "dynasty", "caliphate", "sultanate", "war", "wars",
+    "revolution", "uprising", "rebellion", "treaty", "accords", "crisis", "massacre", "reformation", "restoration",
+})
+_LANDMARK_WORDS = frozenset({"wall", "tower", "bridge", "cathedral", "palace", "castle", "gate", "square", "abbey"})
+
+
+def names_a_polity_event_or_landmark(value: str) -> bool:
+    """"Roman Empire", "Boer War", "Berlin Wall": a polity, an event, or a landmark of a
+    known place (a landmark word after a person's name is their surname: "Larry Wall")."""
+    words = value.split()
+    if len(words) < 2 or is_known_place(value):
+        return False  # "Czech Republic", "United Kingdom": a country of today
+    last = words[-1].casefold()
+    return last in _POLITY_OR_EVENT_WORDS or (last in _LANDMARK_WORDS and is_known_place(" ".join(words[:-1])))
+
+
 # Words after which a capitalised name is most often a place: "works in Boise", "moved
 # near Tacoma".
 PLACE_PREPOSITIONS = ("in", "near", "from", "to", "outside", "around")
@@ -242,3 +275,24 @@ def country_names() -> frozenset[str]:
             if value:
                 names.add(fold(value))
     return frozenset(names)
+
+
+# -- addresses in capitals ---------------------------------------------------------------
+_KEEP_CAPITALS = frozenset(
+    {"AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA",
+     "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR",
+     "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "PO", "NW", "SW", "SE"})
+
+
+def title_case_address(line: str) -> str:
+    """"775 W 19TH ST, YUMA AZ 85364" -> "775 W 19th St, Yuma AZ 85364": words in title
+    case, a state's code, a compass point or a single letter kept in capitals, an ordinal's
+    ending in lower case."""
+    def word(m: re.Match[str]) -> str:
+        w = m.group()
+        if len(w) == 1 or w in _KEEP_CAPITALS:
+            return w
+        if w[0].isdigit():
+            return w.lower()  # "19TH" -> "19th"
+        return w[0] + w[1:].lower()
+    return re.sub(r"[^\W_]+", word, line)

@@ -27,6 +27,7 @@ from agent.knowledge.places import (
     STREET_TYPE_PATTERN,
     place_kind,
     places,
+    title_case_address,
 )
 from agent.knowledge.words import is_common_word
 from agent.session.conversation import Conversation, MapEntry, fold
@@ -194,6 +195,14 @@ class Substituter:
         return self._domain_map(conversation)
 
     def _address(self, rng, real: str, is_free, conversation: Conversation | None = None) -> str:
+        if real.isupper() and re.search(r"[^\W\d_]{3,}", real):
+            # "775 W 19TH ST, YUMA AZ": made as if written in title case, then put in capitals
+            titled = title_case_address(real)
+            if titled != real:
+                return self._address(rng, titled, is_free, conversation).upper()
+        return self._address_as_written(rng, real, is_free, conversation)
+
+    def _address_as_written(self, rng, real: str, is_free, conversation: Conversation | None = None) -> str:
         """Numbers change, street names change, the town becomes another real town; the
         street type, units, state codes and the layout (commas, line breaks) stay. The town
         is the conversation's one stand-in for it: the town named on its own ("I grew up in
@@ -207,7 +216,9 @@ class Substituter:
         # The street is the first line / the part before the first comma; the rest is town,
         # region, country and postcode.
         cut = min((i for i in (real.find(","), real.find("\n")) if i > 0), default=len(real))
-        if not re.search(r"[^\W\d_]{3,}", real[:cut]):  # "Flat 2, 17 Wexford Gardens, ...": the unit first
+        if not re.search(r"[^\W\d_]{3,}", real[:cut]) and not any(
+            street_types.match(w) and not unit_words.match(w) for w in real[:cut].split()
+        ):  # "4B, 17 Wexford Gardens, ...": the unit first (not "221 W 42nd St, Boston")
             later = [i for i in (real.find(",", cut + 1), real.find("\n", cut + 1)) if i > 0]
             cut = min(later, default=len(real))
 
@@ -219,6 +230,11 @@ class Substituter:
 
         def swap_street(match: re.Match[str]) -> str:
             token = match.group()
+            ordinal = re.fullmatch(r"(\d+)(st|nd|rd|th)(\W*)", token, re.IGNORECASE)
+            if ordinal:  # "19th" -> "31st", not "31jr"
+                number = str(rng.randint(2, 99))
+                suffix = "th" if number[-2:] in ("11", "12", "13") else {"1": "st", "2": "nd", "3": "rd"}.get(number[-1], "th")
+                return number + (suffix.upper() if ordinal.group(2).isupper() else suffix) + ordinal.group(3)
             if any(ch.isdigit() for ch in token):
                 number = same_shape(rng, token)
                 if token[0] in "123456789" and number[0] == "0":  # a house number has no leading zero
