@@ -48,3 +48,42 @@ def test_a_door_code_is_a_secret(privacy_engine):
 )
 def test_amounts_years_and_counts_are_no_ids(privacy_engine, text):
     assert not any(s.label is Label.ID for s in privacy_engine.detect(text)), privacy_engine.detect(text)
+
+
+@pytest.mark.parametrize(
+    "text, plate",
+    [
+        ("Mein Auto, Kennzeichen HB-RT 3390, wurde abgeschleppt. Was tun?", "HB-RT 3390"),
+        ("Ma voiture immatriculée FK-271-QD a été flashée.", "FK-271-QD"),
+        ("Mi coche con matrícula 5521 LHT fue multado.", "5521 LHT"),
+        ("De auto met kenteken 52-XKT-7 staat voor de deur.", "52-XKT-7"),
+        ("samochód nr rejestracyjny WA 91K24 stoi pod domem", "WA 91K24"),
+    ],
+)
+def test_a_number_plate_after_its_word_in_other_languages_is_swapped(privacy_engine, text, plate):
+    conversation = Conversation("plates")
+    result = privacy_engine.sanitize(text, conversation)
+    assert plate not in result.sanitized, result.entities
+    assert privacy_engine.restore(result.sanitized, conversation).text == text
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("Bitte stornieren Sie die Buchungsnummer 8T2QWX zum Monatsende.", "8T2QWX"),
+        ("Versichertennr.: K904512377, Krankenkasse bitte informieren.", "K904512377"),
+        ("Je suis allocataire n° 3381920 et j'attends ma prime.", "3381920"),
+        ("Ho ricevuto il verbale n. 2025/551209 ieri.", "2025/551209"),
+        ("Referência: pedido nº 7712004518 não chegou.", "7712004518"),
+        ("Mon médecin a le numéro RPPS 10009876543.", "10009876543"),
+    ],
+)
+def test_a_records_number_in_other_languages_is_swapped(privacy_engine, text, number):
+    result = privacy_engine.sanitize(text, Conversation("records"))
+    assert number not in result.sanitized, result.entities
+
+
+@pytest.mark.parametrize("text", ["Seite 12 der Broschüre ist leer.", "Le chapitre n. 3 parle du climat.",
+                                  "We meet in room 12 at 3 pm."])
+def test_small_numbers_in_prose_are_no_records(privacy_engine, text):
+    assert not any(s.label is Label.ID for s in privacy_engine.detect(text)), privacy_engine.detect(text)

@@ -91,3 +91,8 @@ def test_everyday_word_pairs_are_no_people(privacy_engine, text):
 def test_a_role_noun_before_a_name_is_not_part_of_it(privacy_engine):
     result = privacy_engine.sanitize("Driver Paweł will call you at 9 tomorrow.", Conversation("role"))
     assert result.sanitized.startswith("Driver ") and "Paweł" not in result.sanitized, result.entities
+
+
+def test_a_public_figure_written_without_the_lists_middle_initial_is_kept(privacy_engine):
+    result = privacy_engine.sanitize("What did Donald Trump say about NATO in 2018?", Conversation("public"))
+    assert "Donald Trump" in result.sanitized, result.entities

@@ -335,7 +335,7 @@ def _character_apposition(after: str) -> bool:
         return True  # "a Marvel character", "the main Dune character"
     return _PUBLISHED_WORK_AFTER.match(after[match.end():]) is not None
 _CITATION_AFTER = re.compile(
-    rf"^(?:'s|’s)?\s*(?:\(\d{{4}}\)|,\s*\d{{4}}\b|\s+et al\b|\s+(?i:{_CONCEPT_NOUNS}|theory|law|effect)\b|\s+(?:{_CAPITAL_CONCEPT_NOUNS})\b)"
+    rf"^(?:'s|’s)?\s*(?:\(\d{{4}}\)|,\s*(?:1[5-9]|20)\d\d\b(?![ \t]?\d)|\s+et al\b|\s+(?i:{_CONCEPT_NOUNS}|theory|law|effect)\b|\s+(?:{_CAPITAL_CONCEPT_NOUNS})\b)"
 )
 _STORY_ABOUT_PEOPLE = re.compile(r"(?i)\b(?:my|our)\s+(?:friend|colleague|co-?worker|family|son|daughter|wife|husband|boss|team)")
 # "the Chicago office", "our Berlin branch": where the user works.
@@ -527,7 +527,7 @@ _STORY_TASK = re.compile(
 )
 _SELF_NAME = re.compile(r"(?i)\b(?:my name is|i am|i'm|call me|named|called|sign(?:ed)? (?:it )?(?:as|with)?)\s*['\"“]?$")
 _RELATION_BEFORE = re.compile(
-    rf"(?i)\b(?:my|our|his|her|their|your)\s+(?:[a-z\-]+\s+){{0,2}}?(?:{RELATION_PATTERN})s?,?\s+(?:named\s+|called\s+)?$"
+    rf"(?i)\b(?:my|our|his|her|their|your)\s+(?:[a-z\-]+\s+){{0,2}}?(?:{RELATION_PATTERN})s?,?\s+(?:named\s+|called\s+|is\s+|was\s+)?$"
 )
 # The relation told after the name: "Caddo, she was our tutor", "Ines (my landlady)",
 # "Tomas - our neighbour", "Ana, who is my sister".
@@ -731,7 +731,9 @@ class RelevanceRules:
         if not tokens or (span.label is Label.LOCATION and is_known_place(span.text)) or not in_known_work(whole):
             return False
         characters = _character_tokens()
-        return span.text.casefold() in characters or tokens[-1].casefold() in characters or (
+        # "Groot" is a character; "Sven de Groot" is a man with that surname
+        return span.text.casefold() in characters or (
+            tokens[-1].casefold() in characters and (len(tokens) == 1 or tokens[0].casefold() in characters)) or (
             re.match(r"\s*\(\s*(?:from|in)\s+[A-Z]", whole[span.end : span.end + 12]) is not None
         )
 

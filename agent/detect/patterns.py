@@ -11,6 +11,7 @@ from agent.detect.addresses import AddressDetector
 from agent.detect.base import DetectionContext, Detector
 from agent.detect.dates import DateDetector
 from agent.detect.phones import PhoneDetector
+from agent.detect.validators import luhn_valid
 from agent.entities import Label, Span
 from agent.knowledge.frequency import zipf
 from agent.knowledge.words import is_common_word
@@ -150,7 +151,8 @@ _ID_VALUE = (
 )
 ID_HOTWORDS = (
     r"order|account|acct|acc|a/c|invoice|ticket|case|customer|member(?:ship)?|employee|staff|flight|receipt|"
-    r"a-number|alien\s+(?:registration\s+)?number|c[ée]dula|"
+    r"a-number|alien\s+(?:registration\s+)?number|c[ée]dula|pnr|dossier|r[ée]f[ée]rence|expediente|aktenzeichen|"
+    r"matricola|pratica|"
     r"passport|licen[cs]e|driver'?s?\s+licen[cs]e|DL|policy|tracking|reference|ref|confirmation|"
     r"booking|reservation|serial|routing|sort\s+code|patient|student|claim|loan|contract|client|"
     r"badge|record|file|card|national\s+id|id\s+card|identity\s+card|tax|vat|nhs|medicare|insurance|"
@@ -185,6 +187,15 @@ class HotwordIdDetector:
         r"(?i)\b(?:card|account|acct|visa|mastercard|amex|debit|credit)(?:\s+(?:number|no\.?|#))?\s+"
         r"(?:ending|ends)(?:\s+(?:in|with))?\s*[:#]?\s*(?P<v>\d{4})(?!\d)"
     )
+    # A record's number after the word for it, as other languages write it: German
+    # compounds ("Buchungsnummer 7Q4KXP", "Versichertennr.: A123456780", "V-Nummer"), a
+    # noun then "n°", "nº", "n.", "nr" ("allocataire n° 4589217", "pedido nº 1187345221",
+    # "kontrollavgift nr 778120451"), initials then a long number ("RPPS 10003456789").
+    _number_word = re.compile(
+        rf"(?:\b[A-ZÄÖÜ][\w\-]*?(?:[Nn]ummer|[Nn]r\.?)|\b[^\W\d_]{{3,}}[ \t]+(?:n[°º]|n\.º|n\.|nr\.?|nro\.?))"
+        rf"[ \t]*[:#]?[ \t]*(?P<v>{_ID_VALUE})"
+        r"|(?<![\w-])[A-Z]{2,5}[ \t]+(?P<w>\d{6,})(?![\w.,]\d)"
+    )
     # A short code that opens something: "the door code is 4827", "alarm code: 1984".
     _access_code = re.compile(
         r"(?i)\b(?:door|gate|alarm|entry|access|lock|garage|safe|key\s?box|lockbox|building|keypad)\s+"
@@ -211,6 +222,14 @@ class HotwordIdDetector:
         r"(?i:\b(?:reg|registration|plate|number\s+plate|car|van|vehicle|motorbike)\b\.?)[^.\n]{0,20}?"
         r"(?<![A-Z0-9])(?P<v>[A-Z]{2}\d{2}[ ]?[A-Z]{3})(?![A-Za-z0-9])"
     )
+    # A number plate after the word for one, in the languages Veil's users write: letters
+    # and digits in groups ("HH-KL 4821", "GH-482-TK", "4827 KLM", "34-TKZ-9", "KR 4T582").
+    _plate = re.compile(
+        r"(?i:\b(?:kennzeichen|nummernschild|immatricul[ée]e?|immatriculation|plaque|matr[ií]cula|placa|targa|"
+        r"kenteken|rejestracyjn\w*|tablica|registreringsnummer|regnr|plaka|licen[cs]e\s+plate|plate\s+number)\b\.?)"
+        r"[^\S\n]*(?:[:#]|n[°º.]|nr\.?)?[^\S\n]*"
+        r"(?P<v>(?=[A-Z0-9\- ]*\d)(?=[A-Z0-9\- ]*[A-Z])[A-Z0-9]{1,5}(?:[ \-][A-Z0-9]{1,5}){1,3})(?![\w\-])"
+    )
     _mention = re.compile(r"(?<![\w@.])@(?P<v>[A-Za-z0-9_](?:[A-Za-z0-9_.\-]{0,28}[A-Za-z0-9_])?)(?![\w@])")
     # Text split into tokens (corpora, some copied feeds) writes "@ name" and "u / name":
     # a handle opening a line or after "RT", or one shaped like none of a sentence's words
@@ -235,7 +254,10 @@ class HotwordIdDetector:
         for match in self._id.finditer(text) if digits else ():
             value = match.group("v")
             digits = sum(ch.isdigit() for ch in value)
-            if digits < 2 or re.fullmatch(r"(19|20)\d\d", value):
+            code = re.fullmatch(r"[A-Z0-9]{5,}", value) is not None  # "QKZ8TR": a booking code has few digits
+            if " " in value and 13 <= digits <= 19 and luhn_valid(value):
+                continue  # "card is 7000 0000 0000 0005": the card detector's, with its brand and checks
+            if digits < (1 if code else 2) or re.fullmatch(r"(19|20)\d\d", value):
                 continue  # "account for 2023" is a year
             if re.fullmatch(r"\d{1,2}", value) or re.fullmatch(r"[\d.,]+%?", value) and len(value) < 5:
                 continue
@@ -248,6 +270,13 @@ class HotwordIdDetector:
             spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.85, self.name))
         for match in self._access_code.finditer(text) if digits else ():
             spans.append(Span(match.start("v"), match.end("v"), Label.SECRET, match.group("v"), 0.9, self.name))
+        for match in self._number_word.finditer(text) if digits else ():
+            group = "v" if match.group("v") else "w"
+            compound = group == "v" and re.match(r"[A-ZÄÖÜ][\w\-]*?[Nn](?:ummer|r)", match.group())
+            if compound or sum(ch.isdigit() for ch in match.group(group)) >= 3:  # a booking code: "7Q4KXP"
+                spans.append(Span(match.start(group), match.end(group), Label.ID, match.group(group), 0.8, self.name))
+        for match in self._plate.finditer(text) if digits else ():
+            spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.85, self.name))
         for match in self._uk_plate.finditer(text) if digits else ():
             spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.85, self.name))
         for match in self._penalty.finditer(text) if digits else ():

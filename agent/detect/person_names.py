@@ -30,6 +30,7 @@ from agent.knowledge.person_words import (
     RELATION_PATTERN,
     ROLE_NOUNS,
     TITLE_PATTERN,
+    TITLE_WORDS,
 )
 from agent.knowledge.places import (
     PLACE_PREPOSITIONS,
@@ -80,6 +81,16 @@ _FORM_FIELD = re.compile(
 _LOWER_NAME_AFTER_RELATION = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)[ \t]+(?:{RELATION_PATTERN})[ \t,]+(?P<v>[a-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]{{2,}})(?![\w'’\-])"
 )
+
+
+# Who a chat message is from, in lower case: "hey its ravi, can u ...", "this is sunita
+# here", "yo its jamal" (at the start of a message or after a greeting).
+_LOWER_SELF_NAMED = re.compile(
+    r"(?im)(?:^|(?:hey|hi|hiya|hello|yo)[ \t,]+)(?:it['’]?s|this[ \t]+is)[ \t]+"
+    r"(?P<v>[a-zà-öø-ÿĀ-ſ]{3,})(?=[ \t]*(?:[,.!\n]|$|here\b))"
+)
+# One given a task in lower-case notes: "vikram to email the client".
+_LOWER_TASKED = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]+)?(?P<v>[a-zà-öø-ÿĀ-ſ]{3,})[ \t]+to[ \t]+[a-z]{2,}")
 
 
 def _known_organisation(value: str) -> bool:
@@ -404,12 +415,15 @@ class PersonNameDetector:
         spans += [Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.7, self.name)
                   for m in _FAMILY.finditer(text) if is_family_plural(m.group("v"))]
         spans += [Span(m.start("v"), m.end("v"), Label.PERSON, m.group("v"), 0.65, self.name)
-                  for m in _LOWER_NAME_AFTER_RELATION.finditer(text) if _lower_given_name(m.group("v"))]
+                  for pattern in (_LOWER_NAME_AFTER_RELATION, _LOWER_SELF_NAMED, _LOWER_TASKED)
+                  for m in pattern.finditer(text)
+                  if _lower_given_name(m.group("v")) or _name_shaped(m.group("v"))]
         if self.pipeline is not None:
             try:
                 analysis = context.analysis or LazyAnalysis(self.pipeline, text)
                 spans.extend(self._by_lexicon(text, analysis.doc))
                 spans.extend(self._by_partner(text, analysis.doc))
+                spans.extend(self._by_neighbours(text, analysis.doc))
                 spans.extend(self._by_name_field(text, analysis.doc, spans))
             except RuntimeError:
                 pass  # no spaCy model: the cue rules still work
@@ -502,8 +516,9 @@ class PersonNameDetector:
             # common word ("my friend will visit").
             if not names.is_first_name(first) or is_common_word(last):
                 continue
-            if not (names.is_last_name(last) or (word_frequency(last) < _RARE_WORD and not is_common_word(first))):
-                continue  # "my student loan servicer": an everyday word, then a rare one
+            if not (names.is_last_name(last) or (word_frequency(last) < _RARE_WORD
+                                                 and (not is_common_word(first) or self._likely_first_name(first)))):
+                continue  # "my student loan servicer": an everyday word few lists name anyone by, then a rare one
             spans.append(Span(match.start("first"), match.end("last"), Label.PERSON,
                               text[match.start("first"):match.end("last")], 0.7, self.name))
         return spans
@@ -758,6 +773,8 @@ class PersonNameDetector:
             word, cue = m.group("v"), m.group("cue").casefold()
             if word.casefold() in _FUNCTION_WORDS or word in NOT_NAMES or is_known_place(word):
                 continue
+            if cue == "call me" and is_common_word(word):
+                continue  # "call me back", "call me tomorrow"
             if cue not in _NAMING_CUES and not cue.endswith(("name is", "name's", "name’s")):
                 if not _AFTER_INTRODUCED.match(text, m.end("v")) or _looks_like_word(word):
                     continue
@@ -1092,6 +1109,42 @@ class PersonNameDetector:
                     continue
                 spans.append(Span(token.idx, token.idx + len(word), Label.PERSON, word, 0.6, self.name))
         return spans
+
+    def _by_neighbours(self, text: str, doc) -> list[Span]:
+        """A name NER cut short: a given name no list has before it ("Subhash Chandra Ghosh",
+        spaCy reading "Chandra Ghosh"), a family name written first ("Nguyễn Thị Lan"), or a
+        listed surname after it ("Hamish Alasdair MacLeod"). The whole name is one span; a
+        word left over would go out as written."""
+        names = lexicon()
+        spans = []
+        n = len(doc)
+        for ent in doc.ents:
+            if ent.label_ != "PERSON" or len(ent) > 3:
+                continue
+            start, end = ent.start, ent.end
+            if start > 0 and self._name_word_beside(doc[start - 1], names, before=True):
+                start -= 1
+            if end < n and self._name_word_beside(doc[end], names, before=False):
+                end += 1
+            # NER's own first word tagged as a verb ("Nguyễn"): the trim in ner.py would drop it
+            own_first = (len(ent) > 1 and doc[ent.start].pos_ in ("VERB", "AUX")
+                         and self._name_word_beside(doc[ent.start], names, before=True))
+            if (start, end) != (ent.start, ent.end) or own_first:
+                first, last = doc[start].idx, doc[end - 1].idx + len(doc[end - 1].text)
+                spans.append(Span(first, last, Label.PERSON, text[first:last], 0.7, self.name))
+        return spans
+
+    @staticmethod
+    def _name_word_beside(token, names, before: bool) -> bool:
+        word = token.text
+        if not (word.isalpha() and word[:1].isupper() and not word.isupper() and len(word) >= 3):
+            return False
+        if word in NOT_NAMES or word in CALENDAR_WORDS or word.casefold() in TITLE_WORDS or word in ROLE_NOUNS:
+            return False
+        if before:
+            return _name_shaped(word) or (names.is_first_name(word) and not is_common_word(word)
+                                          and not is_known_place(word))
+        return names.is_last_name(word) and not is_common_word(word) and not is_known_place(word)
 
     def _by_list(self, text: str, found: list[Span]) -> list[Span]:
         """Items of an enumeration where half the other items are names are names too

@@ -8,6 +8,7 @@ nobody writes about (agent/decide/unknown_names.py)."""
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 
 from agent import paths
@@ -21,7 +22,20 @@ def public_entities() -> dict[str, frozenset[str]]:
             data = json.load(f)
     except FileNotFoundError:
         return {}
-    return {kind: frozenset(n.casefold() for n in names) for kind, names in data.items() if isinstance(names, list)}
+    out = {kind: frozenset(n.casefold() for n in names) for kind, names in data.items() if isinstance(names, list)}
+    if "people" in out:
+        out["people"] = out["people"] | {_without_middle_initials(n) for n in out["people"]}
+    return out
+
+
+def _without_middle_initials(name: str) -> str:
+    """"donald j. trump" -> "donald trump", "john f. kennedy jr." -> "john kennedy jr.": how
+    people write a public figure whose list entry has a middle initial."""
+    words = name.split()
+    if len(words) < 3:
+        return name
+    kept = [words[0]] + [w for w in words[1:-1] if not re.fullmatch(r"\w\.", w)] + [words[-1]]
+    return " ".join(kept)
 
 
 def is_known_organisation(name: str) -> bool:

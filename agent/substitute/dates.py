@@ -162,6 +162,14 @@ def _shift(form: str, m: re.Match[str], days: int, text: str) -> str | None:
         if short_year:
             year += 2000 if year < 50 else 1900
         date = dt.date(year, month, day) + dt.timedelta(days=days)
+        if a <= 12 and b <= 12 and not day_first and date.day > 12:
+            # "03/03/1989" reads as either order: a stand-in valid in both ("03/24" is no date
+            # to a reader of day-first dates) keeps its day at 12 or under. The shift then
+            # differs from the conversation's for this date only.
+            folded = (date.day - 1) % 12 + 1
+            if (date.month, folded) == (month, day):
+                folded = folded % 12 + 1
+            date = date.replace(day=folded)
         y = f"{date.year % 100:02d}" if short_year else f"{date.year:04d}"
         first, second = (date.day, date.month) if day_first else (date.month, date.day)
         width = _pad(g["a"], g["b"])

@@ -154,19 +154,7 @@ def fake_phone(rng: random.Random, real: str) -> str:
     """Same country and format; of the real number only the country calling code (and a
     trunk prefix such as the leading 0) is kept: no area code, no digit run."""
     digits = digits_of(real)
-    number = None
-    for region in (None, "US", "GB", "IN", "DE", "FR", "AU"):
-        try:
-            parsed = phonenumbers.parse(real, region)
-        except phonenumbers.NumberParseException:
-            continue
-        if number is None:
-            number = parsed
-            if phonenumbers.is_possible_number(parsed):
-                break  # as before: the first region that reads it
-        elif phonenumbers.is_valid_number(parsed):
-            number = parsed  # the first region where a number no earlier region could hold is real
-            break
+    number = _read_phone(real)
     national = str(number.national_number) if number else digits
     country = str(number.country_code) if number else ""
     keep = max(0, len(digits) - len(national))  # country code / trunk prefix as written
@@ -177,8 +165,9 @@ def fake_phone(rng: random.Random, real: str) -> str:
     # digits at the same place (a fictional range's own digits, which the real number may
     # happen to share, aside).
     new_body = ""
+    kind = phonenumbers.number_type(number) if number is not None and phonenumbers.is_valid_number(number) else None
     for _ in range(40):
-        new_body, fixed = _phone_body(rng, country, body, lead, stripped)
+        new_body, fixed = _phone_body(rng, country, body, lead, stripped, kind)
         if not shares_digit_run(body, new_body, fixed=fixed):
             break
     new_digits = head + new_body
@@ -187,7 +176,42 @@ def fake_phone(rng: random.Random, real: str) -> str:
     return digits_into(real, new_digits)
 
 
-def _phone_body(rng: random.Random, country: str, body: str, lead: str, stripped: str) -> tuple[str, frozenset[int]]:
+# Regions tried, in order, for a number written without its country code: the first where
+# it is valid wins, but in a plan whose area codes vary in length (Germany's, India's), a
+# landline reading waits for the other regions: "0412 338 907" is an Australian mobile,
+# though the German plan reads it as a landline. Else the first region where it is possible.
+_PHONE_REGIONS = (None, "US", "GB", "IN", "DE", "FR", "AU", "NL", "ES", "IT", "BR", "CA", "IE", "NZ", "ZA", "NG", "IL",
+                  "PL", "SE", "TR")
+
+
+# How North America writes its ten digits: "(415) 555-0132", "415-555-0132", "415.555.0132".
+_NANP_WRITTEN = re.compile(r"\(?[2-9]\d{2}\)?[ .\-]?[2-9]\d{2}[ .\-]\d{4}")
+
+
+def _read_phone(real: str):
+    if _NANP_WRITTEN.fullmatch(real.strip()):
+        return phonenumbers.parse(real, "US")  # its punctuation says which plan
+    first = valid = None
+    for region in _PHONE_REGIONS:
+        try:
+            parsed = phonenumbers.parse(real, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(parsed):
+            if region not in _LOOSE_PLANS or phonenumbers.number_type(parsed) in _MOBILE_TYPES:
+                return parsed
+            valid = valid or parsed
+        if first is None and (phonenumbers.is_possible_number(parsed) or region is None):
+            first = parsed
+    return valid or first
+
+
+_LOOSE_PLANS = frozenset({"DE", "IN"})
+_MOBILE_TYPES = (phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE)
+
+
+def _phone_body(rng: random.Random, country: str, body: str, lead: str, stripped: str,
+                kind=None) -> tuple[str, frozenset[int]]:
     """A new national number and the places that hold a fictional range's fixed digits."""
     if country == "1" and len(body) == 10:
         # North America: 555-0100..0199 is reserved for fiction, under any area code.
@@ -202,17 +226,26 @@ def _phone_body(rng: random.Random, country: str, body: str, lead: str, stripped
         rest = 10 - len(area) - len(exchange) - 1
         prefix = lead + area + exchange + first
         return prefix + "".join(rng.choice("0123456789") for _ in range(rest)), frozenset(range(len(prefix)))
-    # Elsewhere: every digit changed, a number valid in that country where one is found.
-    new_body = ""
-    for _ in range(30):
-        new_body = lead + "".join(_other_digit(rng, d) for d in stripped)
-        if country and new_body[len(lead) : len(lead) + 1] != "0":
-            try:
-                if phonenumbers.is_valid_number(phonenumbers.parse(f"+{country}{new_body.lstrip('0')}")):
-                    break
-            except phonenumbers.NumberParseException:
-                pass
-    return new_body, frozenset()
+    # Elsewhere: every digit changed (no digit of the real number stays in its place), a
+    # number valid in that country and of the same kind (a mobile stays a mobile) where one
+    # is found, else one valid at all.
+    new_body = valid = ""
+    for attempt in range(60 if country else 1):
+        # the first digit stays only when 30 draws found no number of the kind: a mobile's
+        # one-digit prefix ("4" in Australia, "5" in Turkey) says what kind it is
+        kept = 1 if attempt >= 30 and kind is not None else 0
+        new_body = lead + stripped[:kept] + "".join(_other_digit(rng, d) for d in stripped[kept:])
+        if not country or new_body[len(lead) : len(lead) + 1] == "0":
+            continue
+        try:
+            candidate = phonenumbers.parse(f"+{country}{new_body.lstrip('0')}")
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(candidate):
+            if kind is None or phonenumbers.number_type(candidate) == kind:
+                return new_body, frozenset()
+            valid = valid or new_body
+    return valid or new_body, frozenset()
 
 
 # -- cards, IBAN, SSN ---------------------------------------------------------------
