@@ -79,3 +79,19 @@ def test_a_name_told_about_someone_else_in_lower_case_is_swapped(privacy_engine,
 def test_a_name_that_is_not_told_stays_a_phrase(privacy_engine):
     result = privacy_engine.sanitize("Her name is not important here, the dates are.", Conversation("told"))
     assert not any(e.label is Label.PERSON for e in result.entities), result.entities
+
+
+@pytest.mark.parametrize(
+    "text, street, code",
+    [
+        ("Mi dirección: Avda. de la Constitución 22, 2ºB, 41004 Sevilla", "Constitución", "41004"),
+        ("Morada: Av. da República 48, 3.º Dto, 1050-195 Lisboa", "República", "1050-195"),
+    ],
+)
+def test_a_short_street_kind_and_a_floor_keep_the_address_whole(privacy_engine, text, street, code):
+    conversation = Conversation("abbreviated")
+    result = privacy_engine.sanitize(text, conversation)
+    assert street not in result.sanitized and code not in result.sanitized, result.entities
+    sent = next(e.sent for e in result.entities if e.label is Label.ADDRESS)
+    assert re.search(r"\d\.?º", sent), sent  # the floor stays a floor
+    assert privacy_engine.restore(result.sanitized, conversation).text == text

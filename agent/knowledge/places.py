@@ -250,6 +250,8 @@ STREET_PREFIX_LOCALES = {
     "rua": "pt_PT", "travessa": "pt_PT", "avenida": "es_ES", "calle": "es_ES", "paseo": "es_ES", "plaza": "es_ES",
     "carrer": "es_ES", "via": "it_IT", "viale": "it_IT", "piazza": "it_IT", "corso": "it_IT", "largo": "it_IT",
     "vicolo": "it_IT", "rue": "fr_FR", "chemin": "fr_FR", "allée": "fr_FR", "impasse": "fr_FR",
+    "avda.": "es_ES", "av.": "es_ES", "pza.": "es_ES", "ctra.": "es_ES", "carretera": "es_ES", "camino": "es_ES", "ronda": "es_ES",
+    "praça": "pt_PT", "estrada": "pt_PT", "alameda": "pt_PT", "strada": "it_IT",
     "ul.": "pl_PL", "ulica": "pl_PL", "al.": "pl_PL", "aleja": "pl_PL", "os.": "pl_PL", "osiedle": "pl_PL",
 }
 STREET_SUFFIX_LOCALES = {

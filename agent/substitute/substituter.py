@@ -255,6 +255,8 @@ class Substituter:
             return match_case(token, rng.choice(words))
 
         def swap_town(words_run: str) -> str:
+            if re.fullmatch(r"\d{1,3}\.?[ºª°][\w.]*", words_run) or words_run.lower().rstrip(".") in _DOOR_WORDS:
+                return words_run  # "2ºB", "3.º Dto", "izquierda": the floor and door, no town
             if any(ch.isdigit() for ch in words_run):
                 prefixed = re.fullmatch(r"([A-Z]{1,2}-)(.+)", words_run)  # "LT-01103": the country stays
                 return prefixed.group(1) + same_shape(rng, prefixed.group(2)) if prefixed else same_shape(rng, words_run)
@@ -329,6 +331,11 @@ def _remember_town(conversation: Conversation | None, real: str, stand_in: str) 
 # Words of a flat in other languages' addresses, kept as written (Turkish "Daire"; Polish
 # "lok.", "m." are abbreviations and stay anyway). No word that is also a name ("Stan").
 _UNIT_WORDS_ABROAD = frozenset({"daire", "no", "mieszkanie", "wohnung", "etage", "piso", "puerta"})
+
+
+# The door of a floor, as Spanish and Portuguese addresses write it ("3.º Dto", "2º izq.").
+_DOOR_WORDS = frozenset({"dto", "esq", "izq", "izquierda", "dcha", "derecha", "dta", "drt", "dreito", "direito",
+                         "esquerdo", "centro", "puerta", "pta"})
 
 
 def _street_locale(address: str) -> str:
