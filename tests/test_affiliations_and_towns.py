@@ -32,8 +32,8 @@ def test_a_public_persons_well_known_firm_is_kept(privacy_engine):
 @pytest.mark.parametrize(
     "text, town",
     [
-        ("I am in Tromsø for a week, any tips for the evenings?", "Tromsø"),
-        ("We have a flat near Tromsø with a view of the fjord.", "Tromsø"),
+        ("I am in Ålesund for a week, any tips for the evenings?", "Ålesund"),
+        ("We have a flat near Ålesund with a view of the fjord.", "Ålesund"),
     ],
 )
 def test_a_town_after_in_or_near_is_no_person(privacy_engine, text, town):
@@ -46,7 +46,7 @@ def test_a_town_after_in_or_near_is_no_person(privacy_engine, text, town):
     "text, town",
     [
         ("Our design agency is based in STAVANGER and hires in spring.", "STAVANGER"),
-        ("I AM WRITING FROM a hotel; I am in TROMSØ for a business trip.", "TROMSØ"),
+        ("I AM WRITING FROM a hotel; I am in ÅLESUND for a business trip.", "ÅLESUND"),
     ],
 )
 def test_a_town_in_capitals_after_a_place_word_is_a_place(privacy_engine, text, town):
@@ -62,7 +62,7 @@ def test_everyday_words_in_capitals_are_no_towns(privacy_engine):
 @pytest.mark.parametrize(
     "text, firm",
     [
-        ("Russell Investments is a design agency with twelve staff.", "Russell Investments"),
+        ("Doris Investments is a design agency with twelve staff.", "Doris Investments"),
         ("Send the signed lease to Melissa Holdings by Friday.", "Melissa Holdings"),
     ],
 )
@@ -90,5 +90,5 @@ def test_the_venue_the_writer_is_at_now_is_swapped(privacy_engine, text, venue):
 
 
 def test_a_well_known_venue_the_writer_is_at_is_kept(privacy_engine):
-    result = privacy_engine.sanitize("I'm at Starbucks, what should I order?", Conversation("venue"))
-    assert "Starbucks" in result.sanitized, result.entities
+    result = privacy_engine.sanitize("I'm at IKEA, what should I buy for a tiny flat?", Conversation("venue"))
+    assert "IKEA" in result.sanitized, result.entities

@@ -94,5 +94,5 @@ def test_a_role_noun_before_a_name_is_not_part_of_it(privacy_engine):
 
 
 def test_a_public_figure_written_without_the_lists_middle_initial_is_kept(privacy_engine):
-    result = privacy_engine.sanitize("What did Donald Trump say about NATO in 2018?", Conversation("public"))
-    assert "Donald Trump" in result.sanitized, result.entities
+    result = privacy_engine.sanitize("What did Lyndon Johnson sign in 1964, and why?", Conversation("public"))
+    assert "Lyndon Johnson" in result.sanitized, result.entities

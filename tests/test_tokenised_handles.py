@@ -46,7 +46,7 @@ def test_a_handle_longer_than_any_word_gets_a_stand_in_of_words_not_a_letter(pri
 
 
 
-@pytest.mark.parametrize("handle", ["SoWhatIfItRains", "NathanZed", "TheRealMaraDoe"])
+@pytest.mark.parametrize("handle", ["SoWhatIfItRains", "MarlowQuist", "TheRealMaraDoe"])
 def test_a_camel_case_handle_gets_a_camel_case_stand_in_that_restores(privacy_engine, handle):
     from agent.session.conversation import Conversation
 

@@ -683,7 +683,7 @@ class RelevanceRules:
         ):
             return None
         if zipf(span.text) >= _FAMOUS_ZIPF:
-            return None  # "Harvard", "Oxford": written often, read as known
+            return None  # a university written about this often is read as known
         return AFFILIATION
 
     def _verdict(self, text: str, span: Span) -> Verdict | None:

@@ -38,7 +38,7 @@ _STREET_LINK = (
 _STREET_KINDS = (
     r"Rue|Avenue|Boulevard|Chemin|Place|Allée|Impasse|Calle|Avenida|Paseo|Plaza|Carrer|Rua|"
     r"Travessa|Via|Viale|Piazza|Corso|Largo|Vicolo|Carretera|Camino|Ronda|Praça|Estrada|Alameda|Strada|"
-    # written short: "Avda. de la Constitución 22", "Av. da República 48", "Pza. Mayor 3"
+    # written short: "Avda. de los Almendros 9", "Av. da República 48", "Pza. Mayor 3"
     r"Avda\.|Av\.|Pza\.|Ctra\.|Bd\."
 )
 _EU_PREFIX_STREET = rf"(?:{_STREET_KINDS})\s+{_STREET_LINK}[A-ZÀ-Ý][\w'’\-]+(?:\s+[A-ZÀ-Ý][\w'’\-]+){{0,3}}"
@@ -61,7 +61,7 @@ _DIGIT = re.compile(r"\d")
 _FLOOR_AND_DOOR = re.compile(r",[ \t]*\d{1,3}\.?[ºª°][ \t]*(?:[A-Za-z]{1,3}\.?|dto\.?|esq\.?|izq(?:uierda|\.)?|dcha\.?|derecha|drt?o\.?)?(?=,)",
                              re.IGNORECASE)
 # A line (or a comma-separated run) in capitals with a number in it, at least two words.
-_CAPITALS_LINE = re.compile(r"(?m)[^\S\n]*(?=[^\n]*\d)(?=[^\n]*[A-Z]{2,}[ \t,]+[A-Z]{2,})[^\na-z]{8,}$|"
+_CAPITALS_LINE = re.compile(r"(?m)^[^\S\n]*(?=[^\n]*\d)(?=[^\n]*[A-Z]{2,}[ \t,]+[A-Z]{2,})[^\na-z]{8,}$|"
                             r"(?<![a-z][ \t])\b\d{1,5}[ \t]+[A-Z0-9 \t.,'’#\-]{6,}[A-Z0-9](?![a-z])")
 
 _HANGUL = re.compile(r"[가-힣]")
@@ -298,7 +298,7 @@ class AddressDetector:
             end = span.start + code.start()
         floor = _FLOOR_AND_DOOR.match(text, end)
         if floor and self._postcode_town.match(text, floor.end()):
-            end = floor.end()  # "Avda. de la Constitución 22, 2ºB, 41004 Sevilla": floor and door, then the town
+            end = floor.end()  # "Avda. de los Almendros 9, 1ºA, 41010 Sevilla": floor and door, then the town
         town = (self._postcode_town.match(text, end) or self._same_line_town.match(text, end)
                 or (span.text.islower() and self._lower_town_code.match(text, end)))
         if town:

@@ -197,7 +197,7 @@ def _set_aside(r: NerReading, puzzle_letters: frozenset[str], detector: str) -> 
     if label in (Label.PERSON, Label.LOCATION) and names_a_polity_event_or_landmark(value.removeprefix("the ")):
         return []  # "the fall of the Berlin Wall", "the Roman Empire": no one's name
     if (label in (Label.LOCATION, Label.ORG) and everyday_acronym(text, start, end)
-            and not is_listed_company(value) and place_kind(value)[0] != "country"):  # "outside the US but"
+            and not is_listed_company(value) and place_kind(value)[0] != "country"):  # "outside the UK but"
         return []  # "my father's MRI results", "a CT scan": a term, no firm and no state
     if label in (Label.PERSON, Label.ORG) and value.islower() and "-" in value and is_service_label(value):
         return []  # "the deploy to prod-eu": an environment's name, nobody's

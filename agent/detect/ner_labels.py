@@ -206,7 +206,7 @@ _Rule = tuple[frozenset[Label], Callable[[NerReading, object], bool], Label]
 # In order: the first rule that applies wins.
 RULES: tuple[_Rule, ...] = (
     (_ALL_NAMES, _legal_form, Label.ORG),
-    (_PERSON_ORG, _org_word_last, Label.ORG),  # an ORG stays one: "Russell Investments", not a Russell
+    (_PERSON_ORG, _org_word_last, Label.ORG),  # an ORG stays one: "Doris Investments", not a Doris
     (frozenset({Label.LOCATION}), _trade_word_last, Label.ORG),
     (_ALL_NAMES, _personal_title_before, Label.PERSON),
     (frozenset({Label.NORP}), _given_name_then_pronoun, Label.PERSON),

@@ -990,7 +990,7 @@ class PersonNameDetector:
                     (doc[j - 1].lower_ in ORG_KIND_WORDS and not names.is_last_name(doc[j - 1].text))
                     or names_a_polity_event_or_landmark(doc[i:j].text)
                 ):
-                    i = j  # "Russell Investments": a firm named after someone; "Roman Empire"
+                    i = j  # "Doris Investments": a firm named after someone; "Roman Empire"
                     continue
                 start, end = token.idx, doc[j - 1].idx + len(doc[j - 1].text)
                 known_surname = j - i > 1 and names.is_last_name(doc[j - 1].text)

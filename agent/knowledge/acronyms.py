@@ -36,12 +36,12 @@ _TERM_AFTER = re.compile(r"(?:[ \t]+(?:[a-z]|\d)|[ \t]*(?:[.,;:!?)]|$))")
 def everyday_acronym(text: str, start: int, end: int) -> bool:
     """text[start:end] is an abbreviation used as an everyday term, not a body's name
     ("a CT scan" read as Connecticut, "TB in children" as a firm). Two capitals are often
-    someone's initials too: not when a person's verb follows ("MK has an idea")."""
+    someone's initials too: not when a person's verb follows ("JT has a plan")."""
     value = text[start:end]
     if not _ACRONYM.fullmatch(value) or zipf(value) < _EVERYDAY:
         return False
     if _NAMING_BEFORE.search(text, max(0, start - 20), start):
         return False
     if len(value) == 2 and _ACTS_AFTER.match(text, end):
-        return False  # "MK has an idea", "JD said": someone's initials
+        return False  # "JT has a plan", "JD said": someone's initials
     return _TERM_AFTER.match(text, end) is not None

@@ -150,7 +150,7 @@ def handle_like(seed: int, handle: str) -> str:
             surname = word_for(run[initials:], _handle_words(surnames_only=True))
             out.append("".join(rng.choice("abcdefghijklmnoprstvw") for _ in range(initials)) + surname)
         elif run.isalpha() and not run.isupper() and not run.islower():
-            # "SoYoureLikeThat", "NathanZed": a word for each capitalised part, so the
+            # "SoYoureLikeThat", "MarlowQuist": a word for each capitalised part, so the
             # stand-in reads as the same kind of handle ("LuKarenOakDean"), not one long word
             out.extend(word_for(part) for part in _CAMEL_PART.findall(run))
         else:
