@@ -65,3 +65,21 @@ def test_a_mobile_gets_a_valid_mobile_of_its_plan(real, region):
         parsed = phonenumbers.parse(fake, region)
         assert phonenumbers.is_valid_number(parsed), fake
         assert phonenumbers.number_type(parsed) == phonenumbers.PhoneNumberType.MOBILE, fake
+
+
+@pytest.mark.parametrize(
+    "text, nickname",
+    [
+        ('Katarzyna ("Kasia") Nowak is our architect; draft a thank-you note.', "Kasia"),
+        ("Invite Robert (Bobby) Tanaka to the kick-off.", "Bobby"),
+    ],
+)
+def test_a_nickname_in_brackets_is_swapped_with_the_name(privacy_engine, text, nickname):
+    result = privacy_engine.sanitize(text, Conversation("nickname"))
+    assert nickname not in result.sanitized, result.entities
+
+
+def test_a_dutch_postcode_and_town_are_an_address(privacy_engine):
+    text = "Mijn adres: Prinsengracht 263-II, 1016 GV Amsterdam. Kun je de brief nakijken?"
+    result = privacy_engine.sanitize(text, Conversation("postcode"))
+    assert "1016 GV" not in result.sanitized, result.entities

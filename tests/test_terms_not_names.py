@@ -96,3 +96,16 @@ def test_a_role_noun_before_a_name_is_not_part_of_it(privacy_engine):
 def test_a_public_figure_written_without_the_lists_middle_initial_is_kept(privacy_engine):
     result = privacy_engine.sanitize("What did Lyndon Johnson sign in 1964, and why?", Conversation("public"))
     assert "Lyndon Johnson" in result.sanitized, result.entities
+
+
+@pytest.mark.parametrize(
+    "text, term",
+    [
+        ("My father has Parkinson's disease; what exercises help?", "Parkinson's disease"),
+        ("She was diagnosed with Hashimoto's thyroiditis last spring.", "Hashimoto's thyroiditis"),
+        ("Explain Occam's razor with an example from medicine.", "Occam's razor"),
+    ],
+)
+def test_a_term_named_after_someone_is_kept_whole(privacy_engine, text, term):
+    result = privacy_engine.sanitize(text, Conversation("eponym"))
+    assert term in result.sanitized, result.entities

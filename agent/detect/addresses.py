@@ -8,7 +8,7 @@ import re
 from agent.detect.base import DetectionContext
 from agent.detect.pattern_cues import POSTCODE, POSTCODE_LABEL, STREET, announced
 from agent.entities import Label, Span
-from agent.knowledge.geonames import geo_index
+from agent.knowledge.geonames import geo_index, is_town_of_5000
 from agent.knowledge.places import STREET_TYPE_PATTERN, country_names, title_case_address
 from agent.knowledge.words import is_common_word
 from agent.session.conversation import fold
@@ -56,6 +56,10 @@ _POSTCODE_TOWN = (
 
 
 _DIGIT = re.compile(r"\d")
+# A Dutch postcode and its town ("1016 EZ Amsterdam") where no street before it was read.
+_DUTCH_POSTCODE_TOWN = re.compile(
+    r"(?<![\w\-])[1-9]\d{3}[ \t]?(?P<letters>[A-Z]{2})[ \t]+(?P<town>[A-Z][a-z]+(?:[ \t-][A-Z][a-z]+)?)(?![\w])"
+)
 # A floor and door as Spain and Portugal write them after the house number: ", 2ºB",
 # ", 3.º Dto", ", 3º izquierda", ", 1.ª esq.".
 _FLOOR_AND_DOOR = re.compile(r",[ \t]*\d{1,3}\.?[ºª°][ \t]*(?:[A-Za-z]{1,3}\.?|dto\.?|esq\.?|izq(?:uierda|\.)?|dcha\.?|derecha|drt?o\.?)?(?=,)",
@@ -251,6 +255,9 @@ class AddressDetector:
                 " " in match.group() or announced(text, match.start(), POSTCODE)
             ):
                 spans.append(Span(match.start(), match.end(), Label.ADDRESS, match.group(), 0.7, self.name))
+        for match in _DUTCH_POSTCODE_TOWN.finditer(text):
+            if match.group("letters") not in ("AD", "BC", "CE", "AM", "PM") and is_town_of_5000(match.group("town")):
+                spans.append(Span(match.start(), match.end(), Label.ADDRESS, match.group(), 0.8, self.name))
         for match in self._generic_postcode.finditer(text):
             if announced(text, match.start(), POSTCODE_LABEL):
                 spans.append(Span(match.start(), match.end(), Label.ADDRESS, match.group(), 0.8, self.name))

@@ -25,6 +25,7 @@ from agent.knowledge.not_names import CALENDAR_WORDS, NOT_ENTITIES, is_field_lab
 from agent.knowledge.org_words import (
     is_generic_org,
 )
+from agent.knowledge.person_words import EPONYM_AFTER
 from agent.knowledge.places import is_known_place, names_a_polity_event_or_landmark, place_kind
 from agent.knowledge.words import is_common_word
 
@@ -194,6 +195,8 @@ def _set_aside(r: NerReading, puzzle_letters: frozenset[str], detector: str) -> 
         return []  # "PCN AB12345678", "NHS 485 777 3456": the kind of a number, no place (stand-in "PITCAIRN")
     if label is not Label.DATE and currency_of_an_amount(text, start, end):
         return []  # "NOK 12,400", "300 CHF": a currency (ISO 4217), no firm (stand-in "HPG")
+    if label is Label.PERSON and " " not in value and EPONYM_AFTER.match(text, end):
+        return []  # "Parkinson's disease", "Occam's razor": a term named after someone
     if label in (Label.PERSON, Label.LOCATION) and names_a_polity_event_or_landmark(value.removeprefix("the ")):
         return []  # "the fall of the Berlin Wall", "the Roman Empire": no one's name
     if (label in (Label.LOCATION, Label.ORG) and everyday_acronym(text, start, end)

@@ -25,6 +25,7 @@ from agent.knowledge.names import lexicon
 from agent.knowledge.not_names import CALENDAR_WORDS, LINE_LABELS, NOT_ENTITIES, NOT_NAMES
 from agent.knowledge.org_words import ORG_KIND_WORDS
 from agent.knowledge.person_words import (
+    EPONYM_AFTER,
     ET_AL,
     NAME_PARTICLES,
     RELATION_PATTERN,
@@ -112,11 +113,18 @@ _LOWER_GREETING = re.compile(
     r"(?P<v>[a-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]{2,})(?![\w'’\-])(?P<end>[ \t]*(?:[,!.:;\n]|$))?",
     re.MULTILINE,
 )
+# The nickname's marks: quotes, or brackets with or without quotes ('Katarzyna ("Kasia")
+# Nowak', "Robert (Bobby) Tanaka").
+_NICK_OPEN = r"(?:\([ \t]*['\"“‘]?|['\"“‘])"
+_NICK_CLOSE = r"(?:['\"”’]?[ \t]*\)|['\"”’])"
 _QUOTED_NICKNAME = re.compile(
-    r"(?<![\w'’])(?P<first>[A-Z][a-z]{1,20})[ \t]+['\"“‘](?P<nick>[A-Z][a-z]{1,15})['\"”’][ \t]+(?P<last>[A-Z][a-z'’\-]{1,25})(?![\w'’])"
+    rf"(?<![\w'’])(?P<first>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{{1,20}})[ \t]+{_NICK_OPEN}(?P<nick>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{{1,15}}){_NICK_CLOSE}"
+    r"[ \t]+(?P<last>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ'’\-]{1,25})(?![\w'’])"
 )
 # What stands before the surname of "Reginald 'Reg' Thornton": the surname's stand-in is a surname.
-NICKNAME_BEFORE = re.compile(r"[A-Z][a-z]{1,20}[ \t]+['\"“‘][A-Z][a-z]{1,15}['\"”’][ \t]+$")
+NICKNAME_BEFORE = re.compile(
+    rf"[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{{1,20}}[ \t]+{_NICK_OPEN}[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ]{{1,15}}{_NICK_CLOSE}[ \t]+$"
+)
 # "A. Okonjo", "J. R. Tolkien-Vance": one or two initials, then a surname.
 _INITIAL_SURNAME = re.compile(
     rf"(?<![\w.])[A-Z]\.[ \t]?(?:[A-Z]\.[ \t]?)?(?P<last>{_SURNAME_PREFIX}[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ][a-zà-öø-ÿĀ-ſ'’]*(?:-[A-ZÀ-ÖØ-ÞĀ-ſ][a-zà-öø-ÿĀ-ſ'’]+)?)(?![\w'’\-])"
@@ -428,7 +436,7 @@ class PersonNameDetector:
             except RuntimeError:
                 pass  # no spaCy model: the cue rules still work
         spans.extend(self._by_list(text, spans))
-        return [s for s in spans if not _month_of_a_date(text, s)]
+        return [s for s in spans if not _month_of_a_date(text, s) and not EPONYM_AFTER.match(text, s.end)]
 
     @staticmethod
     def _by_citation(text: str) -> list[Span]:
@@ -527,7 +535,7 @@ class PersonNameDetector:
     def _by_nickname(text: str) -> list[Span]:
         """A name with its nickname in quotes: "Reginald 'Reg' Thornton", 'Robert "Bobby"
         Tanaka'. Each part is a person's name; the given name must be a listed one."""
-        if not any(q in text for q in "'\"“‘"):
+        if not any(q in text for q in "'\"“‘("):
             return []
         names = lexicon()
         spans = []

@@ -121,3 +121,12 @@ def parse_name(value: str, title_before: str | None, names: NameLexicon) -> Pars
             else:
                 roles.append("middle")
     return ParsedName(titles, tokens, roles, suffixes)
+
+
+# What makes a surname the name of a thing: "Parkinson's disease", "Hashimoto's
+# thyroiditis", "Occam's razor", "Bell's palsy". The surname there names no one the text
+# is about, and a stand-in would garble the term ("Naylor's disease").
+EPONYM_AFTER = re.compile(
+    r"['’]s?[ \t]+(?i:disease|syndrome|disorder|palsy|sarcoma|lymphoma|thyroiditis|encephalopathy|law|theorem|"
+    r"principle|paradox|razor|constant|equation|conjecture|ulcer|phenomenon|sign|reflex|manoeuvre|maneuver)\b"
+)
