@@ -582,8 +582,9 @@ class RelevanceRules:
     def last_word(self, text: str, span: Span, rule: Verdict | None) -> Verdict | None:
         """A swap that overrides a keep, whoever decided it (rule, judge or local model):
         a name in a handed-over text, a person or a firm nobody writes about, a place where
-        someone lives or comes from. Each is read after the judge so that the judge's
-        training rows, and so the trained head, stay as they are."""
+        someone lives, comes from or is now, a private person's organisation, and one the
+        rules call the writer's own or their contact's. Each is read after the judge so that
+        the judge's training rows, and so the trained head, stay as they are."""
         return (self.handed_over(text, span) or self.unknown_person(text, span, rule)
                 or self.unknown_company(text, span, rule) or self.personal_place(text, span, rule)
                 or self.affiliation(text, span, rule) or self.own_organisation(span, rule))
