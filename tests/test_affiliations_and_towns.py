@@ -32,8 +32,8 @@ def test_a_public_persons_well_known_firm_is_kept(privacy_engine):
 @pytest.mark.parametrize(
     "text, town",
     [
-        ("I am in Ålesund for a week, any tips for the evenings?", "Ålesund"),
-        ("We have a flat near Ålesund with a view of the fjord.", "Ålesund"),
+        ("I am in Ørsta for a week, any tips for the evenings?", "Ørsta"),
+        ("We have a flat near Ørsta with a view of the fjord.", "Ørsta"),
     ],
 )
 def test_a_town_after_in_or_near_is_no_person(privacy_engine, text, town):
@@ -46,7 +46,7 @@ def test_a_town_after_in_or_near_is_no_person(privacy_engine, text, town):
     "text, town",
     [
         ("Our design agency is based in STAVANGER and hires in spring.", "STAVANGER"),
-        ("I AM WRITING FROM a hotel; I am in ÅLESUND for a business trip.", "ÅLESUND"),
+        ("I AM WRITING FROM a hotel; I am in ØRSTA for a business trip.", "ØRSTA"),
     ],
 )
 def test_a_town_in_capitals_after_a_place_word_is_a_place(privacy_engine, text, town):

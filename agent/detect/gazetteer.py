@@ -146,11 +146,11 @@ def _sizeable_town(town: str) -> bool:
     return is_sizeable_town(town) and town.casefold() not in NOT_ENTITIES and not _ordinary_word(town)
 
 
-# "I am in Ålesund for a week", "a flat near Ålesund": after "in" or "near" (not "to" or
+# "I am in Ørsta for a week", "a flat near Ørsta": after "in" or "near" (not "to" or
 # "from", which people are also written after) a GeoNames town of 5,000 people or more,
 # when its name is no everyday word and no listed name.
-_IN_OR_NEAR = re.compile(r"\b(?:in|near|outside)[ \t]+([A-Z][a-z][\w'’\-]*)(?![\w'’\-]|[ \t][A-Z])")
-# A town in capitals ("based in STAVANGER", "we are in ÅLESUND"), as forms and signatures
+_IN_OR_NEAR = re.compile(r"\b(?:in|near|outside)[ \t]+([A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ][\w'’\-]*)(?![\w'’\-]|[ \t][A-Z])")
+# A town in capitals ("based in STAVANGER", "we are in ØRSTA"), as forms and signatures
 # write it, after any place preposition: the lists' names folded to title case.
 _AFTER_PLACE_PREPOSITION_CAPITALS = re.compile(
     rf"\b(?:{'|'.join(PLACE_PREPOSITIONS)})[ \t]+([A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]{{2,}}(?:[ \t][A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’\-]{{2,}})?)(?![\w'’\-])"

@@ -15,7 +15,7 @@ from agent.detect.person_names import FAMILY_BEFORE, PARTNER_BEFORE, is_family_p
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
-from agent.knowledge.geonames import geo_index
+from agent.knowledge.geonames import geo_index, is_town_of_5000
 from agent.knowledge.org_words import (
     ENDS_WITH_LEGAL_FORM,
     GENERIC_ORG_WORDS,
@@ -180,6 +180,16 @@ def _city_as_person(r: NerReading, names) -> bool:
                  or len(names.info(value).first_in - {"en"}) < 2))
 
 
+def _small_town_after_in(r: NerReading, names) -> bool:
+    # "I am in Ørsta for a week": a GeoNames town of 5,000+ after "in" or "near" that no name
+    # list has and that does nothing a person does
+    ent, value = r.ent, r.value
+    before = ent.doc[ent.start - 1].lower_ if ent.start > 0 else ""
+    return (_one_word(r) and before in ("in", "near", "outside") and is_town_of_5000(value)
+            and not names.is_first_name(value) and not names.is_last_name(value) and not is_common_word(value)
+            and not _used_as_person(ent, names, needs_pronoun=True))
+
+
 def _region_after_place_word(r: NerReading, names) -> bool:
     # "villages to visit in Dorset": a region NER took for a name
     return (_after_place_word(r.ent) and geo_index().lookup(r.value) is not None
@@ -209,6 +219,7 @@ RULES: tuple[_Rule, ...] = (
     (_PERSON_ORG, _org_word_last, Label.ORG),  # an ORG stays one: "Doris Investments", not a Doris
     (frozenset({Label.LOCATION}), _trade_word_last, Label.ORG),
     (_ALL_NAMES, _personal_title_before, Label.PERSON),
+    (frozenset({Label.PERSON, Label.NORP}), _small_town_after_in, Label.LOCATION),
     (frozenset({Label.NORP}), _given_name_then_pronoun, Label.PERSON),
     (frozenset({Label.NORP}), _unwritten_group, Label.PERSON),
     (frozenset({Label.ORG}), _two_given_names, Label.PERSON),
