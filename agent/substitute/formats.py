@@ -177,11 +177,15 @@ def fake_phone(rng: random.Random, real: str) -> str:
 
 
 # Regions tried, in order, for a number written without its country code: the first where
-# it is valid wins, but in a plan whose area codes vary in length (Germany's, India's), a
-# landline reading waits for the other regions: "0412 338 907" is an Australian mobile,
-# though the German plan reads it as a landline. Else the first region where it is possible.
+# it is valid wins, but in a plan whose area codes vary in length (Germany's and India's read
+# almost any digits as a landline) a landline reading waits for the other regions ("0532 123
+# 45 67" is a Turkish mobile). Else the first region where it is possible. Without the text's
+# country a number valid in two plans stays ambiguous: "0412 338 907" is an Australian mobile
+# and a French landline, and France comes first.
 _PHONE_REGIONS = (None, "US", "GB", "IN", "DE", "FR", "AU", "NL", "ES", "IT", "BR", "CA", "IE", "NZ", "ZA", "NG", "IL",
                   "PL", "SE", "TR")
+_LOOSE_PLANS = frozenset({"DE", "IN"})
+_MOBILE_TYPES = (phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE)
 
 
 # How North America writes its ten digits: "(415) 555-0132", "415-555-0132", "415.555.0132".
@@ -206,12 +210,8 @@ def _read_phone(real: str):
     return valid or first
 
 
-_LOOSE_PLANS = frozenset({"DE", "IN"})
-_MOBILE_TYPES = (phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE)
-
-
 def _phone_body(rng: random.Random, country: str, body: str, lead: str, stripped: str,
-                kind=None) -> tuple[str, frozenset[int]]:
+                kind: int | None = None) -> tuple[str, frozenset[int]]:
     """A new national number and the places that hold a fictional range's fixed digits."""
     if country == "1" and len(body) == 10:
         # North America: 555-0100..0199 is reserved for fiction, under any area code.

@@ -232,7 +232,7 @@ class Substituter:
             token = match.group()
             ordinal = re.fullmatch(r"(\d+)(st|nd|rd|th)(\W*)", token, re.IGNORECASE)
             if ordinal:  # "19th" -> "31st", not "31jr"
-                number = str(rng.randint(2, 99))
+                number = str(rng.choice([n for n in range(2, 100) if str(n) != ordinal.group(1)]))
                 suffix = "th" if number[-2:] in ("11", "12", "13") else {"1": "st", "2": "nd", "3": "rd"}.get(number[-1], "th")
                 return number + (suffix.upper() if ordinal.group(2).isupper() else suffix) + ordinal.group(3)
             if any(ch.isdigit() for ch in token):
