@@ -30,7 +30,13 @@ from agent.knowledge.org_words import (
     LEGAL_FORMS,
     legal_form_alternation,
 )
-from agent.knowledge.places import PLACE_PREPOSITIONS, is_known_place, is_sizeable_town, places
+from agent.knowledge.places import (
+    PLACE_PREPOSITIONS,
+    is_known_place,
+    is_sizeable_town,
+    is_unnamed_town,
+    places,
+)
 from agent.knowledge.words import is_common_word
 
 
@@ -158,9 +164,7 @@ _AFTER_PLACE_PREPOSITION_CAPITALS = re.compile(
 
 
 def _small_town(town: str) -> bool:
-    names = lexicon()
-    return (is_town_of_5000(town) and town.casefold() not in NOT_ENTITIES and not is_common_word(town)
-            and not names.is_first_name(town) and not names.is_last_name(town))
+    return town.casefold() not in NOT_ENTITIES and is_unnamed_town(town)
 
 
 def _town_in_capitals(town: str) -> bool:

@@ -15,7 +15,7 @@ from agent.detect.person_names import FAMILY_BEFORE, PARTNER_BEFORE, is_family_p
 from agent.entities import Label, Span
 from agent.knowledge.companies import is_listed_company
 from agent.knowledge.frequency import zipf
-from agent.knowledge.geonames import geo_index, is_town_of_5000
+from agent.knowledge.geonames import geo_index
 from agent.knowledge.org_words import (
     ENDS_WITH_LEGAL_FORM,
     GENERIC_ORG_WORDS,
@@ -23,7 +23,13 @@ from agent.knowledge.org_words import (
     ORG_KIND_WORDS,
     is_generic_org,
 )
-from agent.knowledge.places import STREET_TYPES, is_known_place, is_sizeable_town, place_kind
+from agent.knowledge.places import (
+    STREET_TYPES,
+    is_known_place,
+    is_sizeable_town,
+    is_unnamed_town,
+    place_kind,
+)
 from agent.knowledge.public_entities import is_known_organisation
 from agent.knowledge.words import is_common_word
 
@@ -185,8 +191,7 @@ def _small_town_after_in(r: NerReading, names) -> bool:
     # list has and that does nothing a person does
     ent, value = r.ent, r.value
     before = ent.doc[ent.start - 1].lower_ if ent.start > 0 else ""
-    return (_one_word(r) and before in ("in", "near", "outside") and is_town_of_5000(value)
-            and not names.is_first_name(value) and not names.is_last_name(value) and not is_common_word(value)
+    return (_one_word(r) and before in ("in", "near", "outside") and is_unnamed_town(value)
             and not _used_as_person(ent, names, needs_pronoun=True))
 
 

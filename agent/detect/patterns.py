@@ -245,13 +245,20 @@ class HotwordIdDetector:
     # A Cash App "$cashtag", where the text names the app.
     _cashtag = re.compile(r"(?<![\w$])\$(?P<v>[A-Za-z][A-Za-z0-9_\-]{1,19})(?![\w$])")
     _cashtag_cue = re.compile(r"(?i)\bcash\s?app\b|\bcashtag")
+    _taken_whole = (
+        (_last_digits, Label.ID, 0.85),
+        (_access_code, Label.SECRET, 0.9),
+        (_plate, Label.ID, 0.85),
+        (_uk_plate, Label.ID, 0.85),
+        (_penalty, Label.ID, 0.85),
+    )
     _digit = re.compile(r"\d")
     _not_username = frozenset({"the", "a", "an", "my", "your", "not", "and", "or", "name", "required", "here", "agent"})
 
     def detect(self, text: str, context: DetectionContext) -> list[Span]:
         spans = []
-        digits = self._digit.search(text) is not None  # IDs and reference numbers need one
-        for match in self._id.finditer(text) if digits else ():
+        has_digit = self._digit.search(text) is not None  # IDs and reference numbers need one
+        for match in self._id.finditer(text) if has_digit else ():
             value = match.group("v")
             digits = sum(ch.isdigit() for ch in value)
             code = re.fullmatch(r"[A-Z0-9]{5,}", value) is not None  # "QKZ8TR": a booking code has few digits
@@ -263,25 +270,18 @@ class HotwordIdDetector:
                 continue
             start, end = match.span("v")
             spans.append(Span(start, end, Label.ID, value, 0.85, self.name))
-        for match in self._acronym_number.finditer(text) if digits else ():
+        for match in self._acronym_number.finditer(text) if has_digit else ():
             if sum(ch.isdigit() for ch in match.group("v")) >= 4:
                 spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.8, self.name))
-        for match in self._last_digits.finditer(text) if digits else ():
-            spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.85, self.name))
-        for match in self._access_code.finditer(text) if digits else ():
-            spans.append(Span(match.start("v"), match.end("v"), Label.SECRET, match.group("v"), 0.9, self.name))
-        for match in self._number_word.finditer(text) if digits else ():
+        for match in self._number_word.finditer(text) if has_digit else ():
             group = "v" if match.group("v") else "w"
             compound = group == "v" and re.match(r"[A-ZÄÖÜ][\w\-]*?[Nn](?:ummer|r)", match.group())
             if compound or sum(ch.isdigit() for ch in match.group(group)) >= 3:  # a booking code: "7Q4KXP"
                 spans.append(Span(match.start(group), match.end(group), Label.ID, match.group(group), 0.8, self.name))
-        for match in self._plate.finditer(text) if digits else ():
-            spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.85, self.name))
-        for match in self._uk_plate.finditer(text) if digits else ():
-            spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.85, self.name))
-        for match in self._penalty.finditer(text) if digits else ():
-            spans.append(Span(match.start("v"), match.end("v"), Label.ID, match.group("v"), 0.85, self.name))
-        for match in self._reference_list.finditer(text) if digits else ():
+        # Patterns whose value is taken as found: a card's last digits, a door code, plates, fines.
+        for pattern, label, score in self._taken_whole if has_digit else ():
+            spans += [Span(m.start("v"), m.end("v"), label, m.group("v"), score, self.name) for m in pattern.finditer(text)]
+        for match in self._reference_list.finditer(text) if has_digit else ():
             offset = match.start("v")
             for item in re.finditer(r"\d{1,7}(?:/\d{1,4}){1,3}", match.group("v")):
                 spans.append(Span(offset + item.start(), offset + item.end(), Label.ID, item.group(), 0.85, self.name))

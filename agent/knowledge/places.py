@@ -212,6 +212,18 @@ def names_a_polity_event_or_landmark(value: str) -> bool:
     return last in _POLITY_OR_EVENT_WORDS or (last in _LANDMARK_WORDS and is_known_place(" ".join(words[:-1])))
 
 
+def is_unnamed_town(value: str) -> bool:
+    """A GeoNames town of 5,000 people or more whose name is no everyday word and no name
+    any list has ("Ørsta", "Tromsø"): after "in" or "near" it is the town."""
+    from agent.knowledge.geonames import is_town_of_5000
+    from agent.knowledge.names import lexicon
+    from agent.knowledge.words import is_common_word
+
+    names = lexicon()
+    return (is_town_of_5000(value) and not is_common_word(value)
+            and not names.is_first_name(value) and not names.is_last_name(value))
+
+
 # Words after which a capitalised name is most often a place: "works in Boise", "moved
 # near Tacoma".
 PLACE_PREPOSITIONS = ("in", "near", "from", "to", "outside", "around")
